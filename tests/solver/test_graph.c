@@ -1,0 +1,6 @@
+#include "test_util.h"
+static const tu_case cases[] = {{NULL, NULL}};
+int main(void)
+{
+    return tu_run("graph", cases);
+}
