@@ -1127,9 +1127,25 @@ sol_status sol_dist_mixture(sol_ctx *ctx, size_t count, const sol_dist *const *d
     return from_lat(ctx, &R, mv, out);
 }
 
-/* Adds b into a (same step), widening a as needed. */
-static sol_status lat_add(sol_ctx *ctx, lat *a, const lat *b)
+/* Adds b into a, first coarsening both so that the union of their ranges fits. */
+static sol_status lat_add(sol_ctx *ctx, lat *a, lat *b)
 {
+    size_t max_len = sol_ctx_max_len(ctx);
+    int e = a->e > b->e ? a->e : b->e;
+    for (;; e++) {
+        int64_t fa = (int64_t)1 << (e - a->e < 62 ? e - a->e : 62);
+        int64_t fb = (int64_t)1 << (e - b->e < 62 ? e - b->e : 62);
+        int64_t la = floor_div(a->k0, fa), lb = floor_div(b->k0, fb);
+        int64_t ha = floor_div(a->k0 + (int64_t)a->n - 1 + fa - 1, fa);
+        int64_t hb = floor_div(b->k0 + (int64_t)b->n - 1 + fb - 1, fb);
+        if ((uint64_t)((ha > hb ? ha : hb) - (la < lb ? la : lb) + 1) <= max_len)
+            break;
+    }
+    sol_status st = lat_coarsen(ctx, a, e);
+    if (st == SOL_OK)
+        st = lat_coarsen(ctx, b, e);
+    if (st != SOL_OK)
+        return st;
     int64_t lo = a->k0 < b->k0 ? a->k0 : b->k0;
     int64_t ha = a->k0 + (int64_t)a->n, hb = b->k0 + (int64_t)b->n;
     int64_t hi = ha > hb ? ha : hb;
@@ -1188,11 +1204,7 @@ sol_status sol_dist_star(sol_ctx *ctx, const sol_dist *a, double q, sol_dist **o
         if (st == SOL_OK)
             st = lat_series(ctx, &S, &P, &SP);
         if (st == SOL_OK)
-            st = lat_align(ctx, &S, &SP);
-        if (st == SOL_OK)
             st = lat_add(ctx, &S, &SP);
-        if (st == SOL_OK)
-            st = lat_fit(ctx, &S);
         if (st == SOL_OK && rest * rest > eps)
             st = lat_series(ctx, &P, &P, &PP);
         lat_free(&SP);

@@ -2,12 +2,18 @@
 #include "test_util.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 #include <CUnit/Basic.h>
 
 double tu_rel(double a, double b)
 {
     return b == 0.0 ? fabs(a - b) : fabs(a - b) / fabs(b);
+}
+
+int tu_verbose(void)
+{
+    return getenv("SOL_TEST_VERBOSE") != NULL;
 }
 
 int tu_run(const char *suite, const tu_case *cases)

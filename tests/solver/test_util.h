@@ -19,14 +19,16 @@ int tu_run(const char *suite, const tu_case *cases);
 
 /* |a - b| / |b| (|a - b| when b = 0). */
 double tu_rel(double a, double b);
+/* Nonzero when SOL_TEST_VERBOSE is set: every comparison is then printed (measured errors). */
+int tu_verbose(void);
 
 /* Relative comparison; why names where the expected value comes from. */
 #define TU_REL(actual, expected, tol, why)                                                         \
     do {                                                                                           \
         double a_ = (actual), e_ = (expected);                                                     \
-        if (!(tu_rel(a_, e_) <= (tol)))                                                            \
-            printf("\n  %s:%d: %s = %.12g, expected %.12g (%s), rel err %.3g > %.3g\n", __FILE__,  \
-                   __LINE__, #actual, a_, e_, why, tu_rel(a_, e_), (double)(tol));                 \
+        if (!(tu_rel(a_, e_) <= (tol)) || tu_verbose())                                            \
+            printf("\n  %s:%d: %s = %.12g, expected %.12g (%s), rel err %.3g (tol %.3g)\n",        \
+                   __FILE__, __LINE__, #actual, a_, e_, why, tu_rel(a_, e_), (double)(tol));       \
         CU_ASSERT(tu_rel(a_, e_) <= (tol));                                                        \
     } while (0)
 
