@@ -900,7 +900,10 @@ static sol_status lat_acc(sol_ctx *ctx, const lat *L, int64_t lo, size_t n, doub
     S[L->n - 1] = 0.0;
     for (size_t i = L->n - 1; i > 0; i--)
         S[i - 1] = S[i] + L->m[i];
+    /* the range may start inside L (a max starts at the largest lower end) */
     double F = 0.0;
+    for (int64_t i = 0; i < lo - L->k0 && i < (int64_t)L->n; i++)
+        F += L->m[i];
     for (size_t j = 0; j < n; j++) {
         int64_t i = lo + (int64_t)j - L->k0;
         double Fj, Sj;

@@ -390,7 +390,7 @@ static int cmp_arc(const void *a, const void *b)
  * -> sink. */
 static sol_status build_csr(sol_ctx *ctx, const sol_graph *g, csr *c)
 {
-    size_t n0 = g->n, n = n0 + 2, cap = 2 * (g->na + n0 + 1);
+    size_t n0 = g->n, n = n0 + 2, cap = 2 * (g->na + 2 * n0 + 1);
     uint32_t *arcs = malloc(cap * sizeof *arcs);
     unsigned char *hasin = calloc(n, 1), *hasout = calloc(n, 1);
     memset(c, 0, sizeof *c);
