@@ -94,7 +94,8 @@ sol_status sol_conv_fft(sol_ctx *ctx, const double *a, size_t na, const double *
 }
 
 /* Cost model: direct costs ~ na*nb multiply-adds, the FFT ~ C * L log2 L with L >= na+nb-1.
- * C is set so the square crossover matches SOL_CONV_CROSSOVER measured by bench_conv. */
+ * C is set so the square crossover matches SOL_CONV_CROSSOVER measured by bench_conv (numbers
+ * in sol_conv.h); a kernel shorter than 32 always goes direct (cost linear in the long side). */
 int sol_conv_prefers_fft(size_t na, size_t nb)
 {
     size_t small = na < nb ? na : nb;
