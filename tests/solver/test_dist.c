@@ -118,6 +118,7 @@ static void test_mixture(void)
     double erl = 1.0 - exp(-1.5) * (1.0 + 1.5 + 1.125);
     TU_REL(sol_dist_cdf(m, 3.0), 0.2 * -expm1(-3.0) + 0.5 * erl + 0.3, 1e-4,
            "closed-form CDFs (lattice reading)");
+    sol_dist_free(m);
     const double bad[2] = {0.5, 0.6};
     TU_FAILS(sol_dist_mixture(ctx, 2, ds, bad, &m), SOL_EINVAL);
     CU_ASSERT(strstr(sol_ctx_message(ctx), "sum") != NULL);
@@ -181,6 +182,7 @@ static void test_min(void)
     TU_REL(sol_dist_cdf(m, 0.5), -expm1(-1.5), 1e-4, "closed form Exp(3) CDF");
     TU_OK(sol_dist_min_n(ctx, a, 4, &m4));
     TU_REL(sol_dist_mean(m4), 0.25, 1e-5, "closed form 1/4");
+    sol_dist_free(m4);
     TU_FAILS(sol_dist_min_n(ctx, a, 0, &m4), SOL_EINVAL);
     sol_dist_free(a);
     sol_dist_free(b);
@@ -213,6 +215,7 @@ static void test_shift_scale(void)
     sol_dist *t;
     TU_OK(sol_dist_shift(ctx, sum, 0.123456789, &t));
     TU_OK(sol_dist_scale(ctx, t, 1.7, &ss));
+    sol_dist_free(t);
     TU_REL(sol_dist_mean(ss), 1.7 * (2.0 + 0.123456789), 1e-14, "affine map of the mean");
     TU_REL(stored_mean(ss), 1.7 * (2.0 + 0.123456789), 1e-9, "affine map, from the lattice");
     /* Erlang(2, 1) quantile, mapped */
