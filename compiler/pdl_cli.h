@@ -1,0 +1,32 @@
+/* pdl_cli: the pdlc command line, parsed into options without side effects so it can be tested
+ * alone. Usage mistakes are exit status 2 (GNU convention); --help and --version print and stop. */
+#ifndef PDL_CLI_H
+#define PDL_CLI_H
+
+#include "pdl_check.h"
+
+#include <stdio.h>
+
+typedef enum pdl_emit { PDL_EMIT_NONE, PDL_EMIT_AST } pdl_emit;
+
+typedef struct pdl_options {
+    const char *input; /* the PDL program */
+    int check;         /* --check: parse and check only */
+    pdl_emit emit;     /* --emit */
+    pdl_setvar *sets;  /* --set NAME=VALUE, in order (a later one wins) */
+    size_t nsets;
+    const char **machines; /* --machine FILE, in order */
+    size_t nmachines;
+} pdl_options;
+
+typedef enum pdl_cli_result {
+    PDL_CLI_RUN = 0,  /* options parsed: go on */
+    PDL_CLI_DONE = 1, /* --help or --version printed to out: exit 0 */
+    PDL_CLI_USAGE = 2 /* a usage error was printed to err: exit 2 */
+} pdl_cli_result;
+
+/* Parses argv. Strings in *o point into argv or into memory freed by pdl_cli_free. */
+pdl_cli_result pdl_cli_parse(int argc, char **argv, pdl_options *o, FILE *out, FILE *err);
+void pdl_cli_free(pdl_options *o);
+
+#endif
