@@ -599,7 +599,12 @@ static sol_status red_init(sol_ctx *ctx, const sol_graph *g, const csr *c, red *
 static sol_status residual_graph(sol_ctx *ctx, const red *r, sol_graph **out)
 {
     sol_graph *g;
-    sol_status st = sol_graph_new(ctx, r->nalive, &g);
+    sol_status st = sol_graph_new(ctx, 0, &g);
+    if (st != SOL_OK)
+        return st;
+    /* the remainder of a graph that was within its limits is within them too */
+    g->max_nodes = r->nalive > g->max_nodes ? r->nalive : g->max_nodes;
+    g->max_arcs = SIZE_MAX;
     uint32_t *id = malloc(r->n * sizeof *id);
     if (st == SOL_OK && id == NULL)
         st = nomem(ctx);

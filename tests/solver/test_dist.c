@@ -479,6 +479,31 @@ static void test_heavy_tails(void)
     sol_ctx_free(ctx);
 }
 
+/* dist-14: points combined with lattices: E[max(1, X)] = 1 + E[(X - 1)+] = 1 + e^-1 and
+ * 2 + X for X ~ Exp(1); a long geometric sum (q = 0.999) keeps its mean on the lattice. */
+static void test_mixed(void)
+{
+    sol_ctx *ctx = sol_ctx_alloc();
+    sol_dist *e, *one = det(ctx, 1.0), *two = det(ctx, 2.0), *m, *s, *st;
+    TU_OK(sol_dist_exponential(ctx, 1.0, &e));
+    TU_OK(sol_dist_max(ctx, one, e, &m));
+    TU_REL(sol_dist_mean(m), 1.0 + exp(-1.0), 1e-5, "closed form 1 + e^-1");
+    TU_REL(sol_dist_cdf(m, 2.0), -expm1(-2.0), 1e-5, "closed form: 1 - e^-2 above 1");
+    TU_OK(sol_dist_series(ctx, two, e, &s));
+    TU_REL(sol_dist_mean(s), 3.0, 1e-15, "2 + 1");
+    TU_REL(sol_dist_cdf(s, 3.0), -expm1(-1.0), 1e-5, "closed form 1 - e^-1");
+    TU_REL(sol_dist_quantile(s, 0.95), 2.0 - log(0.05), 1e-4, "closed form 2 - ln 0.05");
+    TU_OK(sol_dist_star(ctx, e, 0.999, &st));
+    TU_REL(sol_dist_mean(st), 999.0, 1e-12, "closed form q/(1-q)");
+    TU_REL(stored_mean(st), 999.0, 1e-6, "closed form, from the lattice");
+    TU_REL(sol_dist_cdf(st, 999.0), 1.0 - 0.999 * exp(-0.999), 1e-4,
+           "closed-form CDF of star(Exp)");
+    sol_dist *arr[] = {e, one, two, m, s, st};
+    for (size_t i = 0; i < sizeof arr / sizeof *arr; i++)
+        sol_dist_free(arr[i]);
+    sol_ctx_free(ctx);
+}
+
 static const tu_case cases[] = {{"dist-1 exact point mode", test_points_exact},
                                 {"dist-2 points become a lattice", test_points_to_lattice},
                                 {"dist-3 mixtures", test_mixture},
@@ -492,6 +517,7 @@ static const tu_case cases[] = {{"dist-1 exact point mode", test_points_exact},
                                 {"dist-11 reference counting", test_refcount},
                                 {"dist-12 limits and regridding", test_limits},
                                 {"dist-13 heavy tails", test_heavy_tails},
+                                {"dist-14 points with lattices", test_mixed},
                                 {NULL, NULL}};
 
 int main(void)
