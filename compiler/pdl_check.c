@@ -252,6 +252,13 @@ static void undefined_var(checker *ck, pdl_expr *e, unsigned scope)
     }
     pdl_error(ck->d, e->loc, "'%s' has no value", name);
     const char *s = suggest_var(ck, name, scope);
+    size_t sslot;
+    if (s && strmap_get(&ck->varmap, s, &sslot) && ck->info[sslot].from_set &&
+        !ck->info[sslot].declared) {
+        /* The near miss is a --set name nothing uses: the typo is on the command line. */
+        pdl_note(ck->d, e->loc, "'--set %s' was given; did you mean '--set %s'?", s, name);
+        return;
+    }
     if (s)
         pdl_note(ck->d, e->loc, "did you mean '%s'?", s);
     pdl_note(ck->d, e->loc,
