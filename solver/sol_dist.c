@@ -717,6 +717,57 @@ static sol_status points_series(sol_ctx *ctx, const sol_dist *a, const sol_dist 
     return from_pairs(ctx, xp, n, mv, out);
 }
 
+/* Phases and phase mean when d is exactly an exponential or Erlang variate (scaled, not
+ * shifted); 0 otherwise. */
+static int erlang_of(const sol_dist *d, double *k, double *phase_mean)
+{
+    if (d->law == NULL || d->lshift != 0.0)
+        return 0;
+    sol_law_kind kind;
+    double a, b;
+    sol_law_params(d->law, &kind, &a, &b);
+    if (kind == SOL_LAW_EXPONENTIAL) {
+        *k = 1.0;
+        *phase_mean = a * d->lscale;
+        return 1;
+    }
+    if (kind == SOL_LAW_ERLANG) {
+        *k = a;
+        *phase_mean = b * d->lscale;
+        return 1;
+    }
+    return 0;
+}
+
+/* A sum of Erlangs with one phase mean is an Erlang: the sum keeps that law, so it is still
+ * sampled exactly and a Markov chain can still expand it into phases. A failed allocation only
+ * loses the law. */
+static void erlang_sum_law(sol_dist *d, const sol_dist *a, const sol_dist *b)
+{
+    double ka, ma, kb, mb;
+    if (!erlang_of(a, &ka, &ma) || !erlang_of(b, &kb, &mb) || ma != mb || ka + kb > 1e15)
+        return;
+    d->law = sol_law_new_erlang(ka + kb, ma);
+    d->lshift = 0.0;
+    d->lscale = 1.0;
+}
+
+int sol_dist_erlang_params(const sol_dist *d, uint64_t *phases, double *rate)
+{
+    double k, pm;
+    if (erlang_of(d, &k, &pm)) {
+        *phases = (uint64_t)k;
+        *rate = 1.0 / pm;
+        return 1;
+    }
+    if (!d->lattice && d->n == 1 && d->x[0] == 0.0) {
+        *phases = 0;
+        *rate = 0.0;
+        return 1;
+    }
+    return 0;
+}
+
 sol_status sol_dist_series(sol_ctx *ctx, const sol_dist *a, const sol_dist *b, sol_dist **out)
 {
     *out = NULL;
@@ -732,7 +783,10 @@ sol_status sol_dist_series(sol_ctx *ctx, const sol_dist *a, const sol_dist *b, s
     if (a == b) { /* self-convolution: one FFT transform less */
         st = lat_series(ctx, &La, &La, &R);
         lat_free(&La);
-        return st != SOL_OK ? st : from_lat(ctx, &R, mv, out);
+        st = st != SOL_OK ? st : from_lat(ctx, &R, mv, out);
+        if (st == SOL_OK)
+            erlang_sum_law(*out, a, b);
+        return st;
     }
     st = to_lat(ctx, b, e, &Lb);
     if (st != SOL_OK) {
@@ -744,7 +798,10 @@ sol_status sol_dist_series(sol_ctx *ctx, const sol_dist *a, const sol_dist *b, s
     lat_free(&Lb);
     if (st != SOL_OK)
         return st;
-    return from_lat(ctx, &R, mv, out);
+    st = from_lat(ctx, &R, mv, out);
+    if (st == SOL_OK)
+        erlang_sum_law(*out, a, b);
+    return st;
 }
 
 static sol_status count_check(sol_ctx *ctx, const char *op, uint64_t k)
@@ -828,6 +885,23 @@ static void masses_from_logs(const double *acc, size_t n, int is_min, double *m)
     }
 }
 
+/* Modes of the extremes below (the is_min argument): the maximum or the minimum of independent
+ * inputs, or the maximum of comonotone ones (CDF = the pointwise minimum of the inputs' CDFs, the
+ * upper Frechet bound: the smallest distribution the maximum of dependent inputs can have). */
+#define EX_MAX    0
+#define EX_MIN    1
+#define EX_COMONO 2
+
+/* Accumulates one input's log-term: a weighted sum of logs for independent inputs, their
+ * minimum for comonotone ones (acc starts at log 1 = 0 in both cases). */
+static void acc_add(double *acc, double w, double term, int mode)
+{
+    if (mode == EX_COMONO)
+        *acc = term < *acc ? term : *acc;
+    else
+        *acc += w * term;
+}
+
 /* Extremes of point distributions: evaluated at the union of all atoms. */
 static sol_status points_extreme(sol_ctx *ctx, size_t count, const sol_dist *const *ds,
                                  const double *w, int is_min, sol_dist **out)
@@ -867,7 +941,7 @@ static sol_status points_extreme(sol_ctx *ctx, size_t count, const sol_dist *con
                 for (size_t r = d->n; r > t; r--)
                     S += d->m[r - 1];
             }
-            acc[j] += w[i] * log_term(F, S, is_min);
+            acc_add(&acc[j], w[i], log_term(F, S, is_min == EX_MIN), is_min);
         }
     }
     double *m = malloc(u * sizeof *m);
@@ -877,7 +951,7 @@ static sol_status points_extreme(sol_ctx *ctx, size_t count, const sol_dist *con
         free(xp);
         return nomem(ctx, "points");
     }
-    masses_from_logs(acc, u, is_min, m);
+    masses_from_logs(acc, u, is_min == EX_MIN, m);
     for (size_t j = 0; j < u; j++) {
         xp[2 * j] = y[j];
         xp[2 * j + 1] = m[j];
@@ -918,13 +992,14 @@ static sol_status lat_acc(sol_ctx *ctx, const lat *L, int64_t lo, size_t n, doub
             Fj = F;
             Sj = S[i];
         }
-        acc[j] += w * log_term(Fj, Sj, is_min);
+        acc_add(&acc[j], w, log_term(Fj, Sj, is_min == EX_MIN), is_min);
     }
     free(S);
     return SOL_OK;
 }
 
-/* max (is_min = 0) or min of independent inputs, input i counted w[i] times. */
+/* max (is_min = EX_MAX) or min (EX_MIN) of independent inputs, input i counted w[i] times, or
+ * the max of comonotone inputs (EX_COMONO, weights ignored). */
 static sol_status extreme(sol_ctx *ctx, size_t count, const sol_dist *const *ds, const double *w,
                           int is_min, sol_dist **out)
 {
@@ -946,9 +1021,9 @@ static sol_status extreme(sol_ctx *ctx, size_t count, const sol_dist *const *ds,
             break;
         int64_t a = L[i].k0, b = L[i].k0 + (int64_t)L[i].n - 1;
         /* max lives on [max lo, max hi], min on [min lo, min hi] */
-        if (i == 0 || (is_min ? a < lo : a > lo))
+        if (i == 0 || (is_min == EX_MIN ? a < lo : a > lo))
             lo = a;
-        if (i == 0 || (is_min ? b < hi : b > hi))
+        if (i == 0 || (is_min == EX_MIN ? b < hi : b > hi))
             hi = b;
     }
     lat R = {e, lo, 0, NULL};
@@ -966,7 +1041,7 @@ static sol_status extreme(sol_ctx *ctx, size_t count, const sol_dist *const *ds,
         lat_free(&L[i]);
     free(L);
     if (st == SOL_OK) {
-        masses_from_logs(acc, R.n, is_min, R.m);
+        masses_from_logs(acc, R.n, is_min == EX_MIN, R.m);
         lat_trim(ctx, &R, sol_ctx_tail_eps(ctx));
         st = lat_fit(ctx, &R);
     }
@@ -1007,6 +1082,26 @@ sol_status sol_dist_max_all(sol_ctx *ctx, size_t count, const sol_dist *const *d
     for (size_t i = 0; i < count; i++)
         w[i] = 1.0;
     sol_status st = extreme(ctx, count, ds, w, 0, out);
+    free(w);
+    return st;
+}
+
+sol_status sol_dist_max_comonotone(sol_ctx *ctx, size_t count, const sol_dist *const *ds,
+                                   sol_dist **out)
+{
+    *out = NULL;
+    if (count == 0)
+        return sol_dist_deterministic(ctx, 0.0, out);
+    if (count == 1) {
+        *out = sol_dist_retain(ds[0]);
+        return SOL_OK;
+    }
+    double *w = malloc(count * sizeof *w); /* read by the shared code, ignored by the mode */
+    if (w == NULL)
+        return nomem(ctx, "a maximum");
+    for (size_t i = 0; i < count; i++)
+        w[i] = 1.0;
+    sol_status st = extreme(ctx, count, ds, w, EX_COMONO, out);
     free(w);
     return st;
 }

@@ -70,6 +70,11 @@ sol_status sol_dist_max_all(sol_ctx *ctx, size_t count, const sol_dist *const *d
 sol_status sol_dist_max_n(sol_ctx *ctx, const sol_dist *a, uint64_t k, sol_dist **out);
 /* min(a, b) of independent variables: product of survival functions. O(n). */
 sol_status sol_dist_min(sol_ctx *ctx, const sol_dist *a, const sol_dist *b, sol_dist **out);
+/* Maximum of comonotone variables with these marginals: CDF = the pointwise minimum of the
+ * CDFs (the upper Frechet bound). The maximum of any dependent variables with these marginals is
+ * stochastically at least this: the lower Kleindorfer bound uses it. O(count * n). */
+sol_status sol_dist_max_comonotone(sol_ctx *ctx, size_t count, const sol_dist *const *ds,
+                                   sol_dist **out);
 /* Minimum of k >= 1 iid copies: S^k. O(n). */
 sol_status sol_dist_min_n(sol_ctx *ctx, const sol_dist *a, uint64_t k, sol_dist **out);
 /* Mixture: ds[i] with probability weights[i] (>= 0, summing to 1 within 1e-9). O(count * n). */
@@ -106,6 +111,12 @@ double sol_dist_mass(const sol_dist *d, size_t i);
 /* The parametric family ("erlang", ...) when built from a law and only shifted or scaled since,
  * else NULL. O(1). */
 const char *sol_dist_law_name(const sol_dist *d);
+
+/* Phase structure for Markov-chain solvers: 1 with *phases >= 1 and *rate (per phase) when d is
+ * exactly an exponential or Erlang law (only scaled since, or a sum of Erlangs with one phase
+ * mean, which keeps its law); 1 with *phases = 0 and *rate = 0 for the deterministic 0; else 0
+ * and the outputs untouched. O(1). */
+int sol_dist_erlang_params(const sol_dist *d, uint64_t *phases, double *rate);
 
 /* One variate: exact with gsl_ran_* when the law is known, otherwise an atom of the stored
  * masses. O(log n). */

@@ -161,6 +161,24 @@ void sol_law_free(sol_law *law)
     free(law);
 }
 
+void sol_law_params(const sol_law *law, sol_law_kind *kind, double *a, double *b)
+{
+    *kind = law->kind;
+    *a = law->kind == SOL_LAW_HYPEREXP ? (double)law->nbr : law->a;
+    *b = law->kind == SOL_LAW_HYPEREXP ? 0.0 : law->b;
+}
+
+sol_law *sol_law_new_erlang(double k, double phase_mean)
+{
+    sol_law *law = calloc(1, sizeof *law);
+    if (law != NULL) {
+        law->kind = SOL_LAW_ERLANG;
+        law->a = k;
+        law->b = phase_mean;
+    }
+    return law;
+}
+
 const char *sol_law_name(const sol_law *law)
 {
     return names[law->kind];

@@ -37,6 +37,13 @@ sol_status sol_law_new_hyperexp(sol_ctx *ctx, size_t n, const double *probs, con
 sol_law *sol_law_copy(const sol_law *law);
 void sol_law_free(sol_law *law);
 
+/* The family and its two parameters a, b as listed in sol_law_kind (hyperexponential: a = branch
+ * count, b = 0). O(1). */
+void sol_law_params(const sol_law *law, sol_law_kind *kind, double *a, double *b);
+/* Erlang(k, phase_mean) without a context, for laws derived from valid ones (a sum of Erlangs);
+ * NULL when out of memory. The caller owns the result. O(1). */
+sol_law *sol_law_new_erlang(double k, double phase_mean);
+
 /* Family name ("erlang", ...), and "name(p1, p2)" written into buf. O(branches). */
 const char *sol_law_name(const sol_law *law);
 void sol_law_describe(const sol_law *law, char *buf, size_t len);

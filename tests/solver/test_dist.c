@@ -209,10 +209,21 @@ static void test_shift_scale(void)
     TU_OK(sol_dist_scale(ctx, e, 0.25, &c2)); /* power of two: exact, same masses */
     CU_ASSERT_EQUAL(sol_dist_len(c2), sol_dist_len(e));
     TU_REL(stored_mean(c2), 0.25, 1e-10, "1/4, from the lattice");
-    /* without a law: a sum, shifted by a non-multiple of h and scaled by a non-power of two */
+    /* a sum of exponentials of one mean keeps its Erlang law; a sum with a uniform has none
+     * and is shifted on the lattice alone */
     TU_OK(sol_dist_series(ctx, e, e, &sum));
-    CU_ASSERT(sol_dist_law_name(sum) == NULL);
-    sol_dist *t;
+    CU_ASSERT_STRING_EQUAL(sol_dist_law_name(sum), "erlang");
+    sol_dist *u, *eu, *t;
+    TU_OK(sol_dist_uniform(ctx, 0.0, 2.0, &u));
+    TU_OK(sol_dist_series(ctx, e, u, &eu));
+    CU_ASSERT(sol_dist_law_name(eu) == NULL);
+    TU_OK(sol_dist_shift(ctx, eu, 0.123456789, &t));
+    CU_ASSERT(sol_dist_law_name(t) == NULL);
+    TU_REL(stored_mean(t), 2.0 + 0.123456789, 1e-9, "1 + 1 + shift, from the lattice");
+    sol_dist_free(u);
+    sol_dist_free(eu);
+    sol_dist_free(t);
+    /* shifted by a non-multiple of h and scaled by a non-power of two */
     TU_OK(sol_dist_shift(ctx, sum, 0.123456789, &t));
     TU_OK(sol_dist_scale(ctx, t, 1.7, &ss));
     sol_dist_free(t);
