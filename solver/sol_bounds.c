@@ -1,11 +1,956 @@
 /* Bounding methods for the mean makespan of non-series-parallel task graphs: exact reduction
- * first, then forward passes, arc deletion and insertion, node duplication and conditioning on
- * the residual graph. */
+ * first, then on the residual: forward passes (CPM, Kleindorfer), and an engine that repeats
+ * series/parallel merges (distributions computed as merges happen) and, when stuck, deletes an
+ * arc, inserts arcs or duplicates a node; conditioning reruns the duplication engine with a few
+ * nodes fixed to constants. */
 #include "sol_bounds.h"
 
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <gsl/gsl_rng.h>
 
 #include "sol_dag.h"
+
+/* Candidates scored per greedy step of arc deletion/insertion: bounds the step's cost. */
+#define SCORE_MAX 64
+
+static sol_status nomem(sol_ctx *ctx)
+{
+    return sol_ctx_fail(ctx, SOL_ENOMEM, "out of memory for a bounding method");
+}
+
+/* ---------------------------------------------------------------- sorted sets of node ids */
+
+typedef struct vec {
+    uint32_t *a;
+    size_t n, cap;
+} vec;
+
+static size_t vec_find(const vec *v, uint32_t x)
+{
+    size_t lo = 0, hi = v->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v->a[mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static int vec_has(const vec *v, uint32_t x)
+{
+    size_t i = vec_find(v, x);
+    return i < v->n && v->a[i] == x;
+}
+
+/* 1 when inserted, 0 when present, -1 out of memory. */
+static int vec_insert(vec *v, uint32_t x)
+{
+    size_t i = vec_find(v, x);
+    if (i < v->n && v->a[i] == x)
+        return 0;
+    if (v->n == v->cap) {
+        size_t c = v->cap ? 2 * v->cap : 4;
+        uint32_t *p = realloc(v->a, c * sizeof *p);
+        if (p == NULL)
+            return -1;
+        v->a = p;
+        v->cap = c;
+    }
+    memmove(v->a + i + 1, v->a + i, (v->n - i) * sizeof *v->a);
+    v->a[i] = x;
+    v->n++;
+    return 1;
+}
+
+static int vec_remove(vec *v, uint32_t x)
+{
+    size_t i = vec_find(v, x);
+    if (i >= v->n || v->a[i] != x)
+        return 0;
+    memmove(v->a + i, v->a + i + 1, (v->n - i - 1) * sizeof *v->a);
+    v->n--;
+    return 1;
+}
+
+static int vec_equal(const vec *a, const vec *b)
+{
+    return a->n == b->n && memcmp(a->a, b->a, a->n * sizeof *a->a) == 0;
+}
+
+static int vec_copy(vec *dst, const vec *src)
+{
+    dst->n = 0;
+    for (size_t i = 0; i < src->n; i++)
+        if (vec_insert(dst, src->a[i]) < 0)
+            return -1;
+    return 0;
+}
+
+/* ---------------------------------------------------------------- the reduction engine */
+
+/* A graph under reduction: alive nodes with sorted predecessor/successor sets and their current
+ * distributions (merges are computed as they happen, so the heuristics can read exact means and
+ * variances; copies share one distribution by reference). */
+typedef struct eng {
+    sol_ctx *ctx;
+    size_t n, cap, limit; /* node slots used, allocated, allowed */
+    vec *pred, *succ;
+    sol_dist **d;
+    unsigned char *alive, *queued;
+    uint32_t *work;
+    size_t nwork, nalive;
+    uint32_t src, snk;
+    size_t dups, inexact_dups; /* copies made; copies of random (not one-point) nodes */
+    int track;                 /* keep mem[]: the residual nodes merged into each node */
+    vec *mem;
+} eng;
+
+static void eng_free(eng *e)
+{
+    for (size_t i = 0; i < e->n; i++) {
+        free(e->pred[i].a);
+        free(e->succ[i].a);
+        sol_dist_free(e->d[i]);
+        if (e->mem)
+            free(e->mem[i].a);
+    }
+    free(e->pred);
+    free(e->succ);
+    free(e->d);
+    free(e->alive);
+    free(e->queued);
+    free(e->work);
+    free(e->mem);
+    memset(e, 0, sizeof *e);
+}
+
+static int is_point(const sol_dist *d)
+{
+    return !sol_dist_is_lattice(d) && sol_dist_len(d) == 1;
+}
+
+/* Room for one more node. */
+static sol_status eng_reserve(eng *e)
+{
+    if (e->n < e->cap)
+        return SOL_OK;
+    if (e->n >= e->limit)
+        return sol_ctx_fail(e->ctx, SOL_ELIMIT, "bounding engine exceeds its limit of %zu nodes",
+                            e->limit);
+    size_t c = e->cap ? 2 * e->cap : 16;
+    void *p[7] = {realloc(e->pred, c * sizeof *e->pred), NULL, NULL, NULL, NULL, NULL, NULL};
+    if (p[0])
+        e->pred = p[0];
+    if ((p[1] = realloc(e->succ, c * sizeof *e->succ)) != NULL)
+        e->succ = p[1];
+    if ((p[2] = realloc(e->d, c * sizeof *e->d)) != NULL)
+        e->d = p[2];
+    if ((p[3] = realloc(e->alive, c)) != NULL)
+        e->alive = p[3];
+    if ((p[4] = realloc(e->queued, c)) != NULL)
+        e->queued = p[4];
+    if ((p[5] = realloc(e->work, c * sizeof *e->work)) != NULL)
+        e->work = p[5];
+    p[6] = e->mem;
+    if (e->track && (p[6] = realloc(e->mem, c * sizeof *e->mem)) != NULL)
+        e->mem = p[6];
+    for (int i = 0; i < 7; i++)
+        if (p[i] == NULL && (i < 6 || e->track))
+            return nomem(e->ctx);
+    memset(e->pred + e->cap, 0, (c - e->cap) * sizeof *e->pred);
+    memset(e->succ + e->cap, 0, (c - e->cap) * sizeof *e->succ);
+    memset(e->d + e->cap, 0, (c - e->cap) * sizeof *e->d);
+    memset(e->alive + e->cap, 0, c - e->cap);
+    memset(e->queued + e->cap, 0, c - e->cap);
+    if (e->track)
+        memset(e->mem + e->cap, 0, (c - e->cap) * sizeof *e->mem);
+    e->cap = c;
+    return SOL_OK;
+}
+
+static sol_status eng_add_node(eng *e, sol_dist *d, uint32_t *id)
+{
+    sol_status st = eng_reserve(e);
+    if (st != SOL_OK)
+        return st;
+    *id = (uint32_t)e->n++;
+    e->d[*id] = sol_dist_retain(d);
+    e->alive[*id] = 1;
+    e->nalive++;
+    return SOL_OK;
+}
+
+static sol_status eng_add_arc(eng *e, uint32_t u, uint32_t v)
+{
+    if (vec_insert(&e->succ[u], v) < 0 || vec_insert(&e->pred[v], u) < 0)
+        return nomem(e->ctx);
+    return SOL_OK;
+}
+
+static void eng_push(eng *e, uint32_t v)
+{
+    if (!e->queued[v] && e->alive[v]) {
+        e->queued[v] = 1;
+        e->work[e->nwork++] = v;
+    }
+}
+
+static void eng_push_around(eng *e, uint32_t v)
+{
+    eng_push(e, v);
+    for (size_t i = 0; i < e->pred[v].n; i++)
+        eng_push(e, e->pred[v].a[i]);
+    for (size_t i = 0; i < e->succ[v].n; i++)
+        eng_push(e, e->succ[v].a[i]);
+}
+
+/* The engine over a residual's adjacency, node v with distribution leaf[v]; limit bounds the
+ * node count (copies included). */
+static sol_status eng_init(sol_ctx *ctx, const sol_dag *g, const sol_dist *const *leaf,
+                           size_t limit, int track, eng *e)
+{
+    memset(e, 0, sizeof *e);
+    e->ctx = ctx;
+    e->limit = limit > g->n ? limit : g->n;
+    e->track = track;
+    sol_status st = SOL_OK;
+    e->src = e->snk = UINT32_MAX;
+    for (uint32_t v = 0; st == SOL_OK && v < g->n; v++) {
+        uint32_t id;
+        st = eng_add_node(e, (sol_dist *)leaf[v], &id);
+        if (st == SOL_OK && track && vec_insert(&e->mem[v], v) < 0)
+            st = nomem(ctx);
+        if (g->poff[v] == g->poff[v + 1] && e->src == UINT32_MAX)
+            e->src = v;
+        if (g->soff[v] == g->soff[v + 1])
+            e->snk = v;
+    }
+    for (uint32_t v = 0; st == SOL_OK && v < g->n; v++)
+        for (size_t i = g->soff[v]; st == SOL_OK && i < g->soff[v + 1]; i++)
+            st = eng_add_arc(e, v, g->succ[i]);
+    if (st != SOL_OK)
+        eng_free(e);
+    return st;
+}
+
+static int mem_union(eng *e, uint32_t into, uint32_t from)
+{
+    if (!e->track)
+        return 0;
+    for (size_t i = 0; i < e->mem[from].n; i++)
+        if (vec_insert(&e->mem[into], e->mem[from].a[i]) < 0)
+            return -1;
+    return 0;
+}
+
+static void eng_kill(eng *e, uint32_t v)
+{
+    sol_dist_free(e->d[v]);
+    e->d[v] = NULL;
+    e->alive[v] = 0;
+    e->nalive--;
+    e->pred[v].n = e->succ[v].n = 0;
+}
+
+/* v absorbs its only successor s (s's only predecessor is v). */
+static sol_status eng_series(eng *e, uint32_t v, uint32_t s)
+{
+    sol_dist *sum;
+    sol_status st = sol_dist_series(e->ctx, e->d[v], e->d[s], &sum);
+    if (st != SOL_OK)
+        return st;
+    if (mem_union(e, v, s))
+        return nomem(e->ctx);
+    sol_dist_free(e->d[v]);
+    e->d[v] = sum;
+    vec tmp = e->succ[v];
+    e->succ[v] = e->succ[s];
+    e->succ[s] = tmp;
+    for (size_t i = 0; i < e->succ[v].n; i++) {
+        uint32_t t = e->succ[v].a[i];
+        vec_remove(&e->pred[t], s);
+        if (vec_insert(&e->pred[t], v) < 0)
+            return nomem(e->ctx);
+        eng_push(e, t);
+    }
+    if (s == e->snk)
+        e->snk = v;
+    eng_kill(e, s);
+    eng_push_around(e, v);
+    return SOL_OK;
+}
+
+/* Merges every node with v's predecessor and successor sets into v (maximum). */
+static sol_status eng_parallel(eng *e, uint32_t v)
+{
+    const vec *P = &e->pred[v];
+    if (P->n == 0 || e->succ[v].n == 0)
+        return SOL_OK;
+    uint32_t p = P->a[0];
+    for (size_t i = 1; i < P->n; i++)
+        if (e->succ[P->a[i]].n < e->succ[p].n)
+            p = P->a[i];
+    const vec *C = &e->succ[p];
+    for (size_t i = 0; i < C->n; i++) {
+        uint32_t w = C->a[i];
+        if (w == v || !vec_equal(&e->pred[w], P) || !vec_equal(&e->succ[w], &e->succ[v]))
+            continue;
+        sol_dist *mx;
+        sol_status st = sol_dist_max(e->ctx, e->d[v], e->d[w], &mx);
+        if (st != SOL_OK)
+            return st;
+        if (mem_union(e, v, w)) {
+            sol_dist_free(mx);
+            return nomem(e->ctx);
+        }
+        sol_dist_free(e->d[v]);
+        e->d[v] = mx;
+        for (size_t j = 0; j < e->pred[w].n; j++)
+            vec_remove(&e->succ[e->pred[w].a[j]], w);
+        for (size_t j = 0; j < e->succ[w].n; j++)
+            vec_remove(&e->pred[e->succ[w].a[j]], w);
+        eng_kill(e, w);
+        eng_push_around(e, v);
+        return SOL_OK; /* C changed: v is queued again for the next sibling */
+    }
+    return SOL_OK;
+}
+
+static sol_status eng_reduce(eng *e)
+{
+    while (e->nwork > 0) {
+        uint32_t v = e->work[--e->nwork];
+        e->queued[v] = 0;
+        if (!e->alive[v])
+            continue;
+        sol_status st;
+        if (e->succ[v].n == 1 && e->pred[e->succ[v].a[0]].n == 1)
+            st = eng_series(e, v, e->succ[v].a[0]);
+        else if (e->pred[v].n == 1 && e->succ[e->pred[v].a[0]].n == 1)
+            st = eng_series(e, e->pred[v].a[0], v);
+        else
+            st = eng_parallel(e, v);
+        if (st != SOL_OK)
+            return st;
+    }
+    return SOL_OK;
+}
+
+static void eng_push_all(eng *e)
+{
+    for (uint32_t v = (uint32_t)e->n; v-- > 0;)
+        eng_push(e, v);
+}
+
+/* The one node left, or UINT32_MAX while the graph is not reduced to one. */
+static uint32_t eng_root(const eng *e)
+{
+    if (e->nalive != 1)
+        return UINT32_MAX;
+    for (uint32_t v = 0; v < e->n; v++)
+        if (e->alive[v])
+            return v;
+    return UINT32_MAX;
+}
+
+/* Topological order of the alive nodes into order (room for e->n); returns the count. */
+static size_t eng_topo(const eng *e, uint32_t *order, uint32_t *indeg)
+{
+    size_t head = 0, tail = 0;
+    for (uint32_t v = 0; v < e->n; v++) {
+        indeg[v] = (uint32_t)e->pred[v].n;
+        if (e->alive[v] && indeg[v] == 0)
+            order[tail++] = v;
+    }
+    while (head < tail) {
+        uint32_t v = order[head++];
+        for (size_t i = 0; i < e->succ[v].n; i++)
+            if (--indeg[e->succ[v].a[i]] == 0)
+                order[tail++] = e->succ[v].a[i];
+    }
+    return tail;
+}
+
+/* Samples behind the greedy searches' estimates (common random numbers: every candidate is
+ * scored on the same durations, so differences between candidates are not noise). */
+#define MC_SAMPLES 128
+/* A greedy step scores candidates until about this many node visits have been spent. */
+#define MC_WORK ((size_t)1 << 25)
+
+/* Scratch for the heuristics: a topological order, marks, sampled durations and finishes. */
+typedef struct scratch {
+    uint32_t *order, *tmp, *stack;
+    unsigned char *mark;
+    double *x, *f; /* MC_SAMPLES x cap durations and finishes, sample-major */
+    size_t cap;
+    gsl_rng *rng;
+} scratch;
+
+static void scratch_free(scratch *s)
+{
+    free(s->order);
+    free(s->tmp);
+    free(s->stack);
+    free(s->mark);
+    free(s->x);
+    free(s->f);
+    if (s->rng)
+        gsl_rng_free(s->rng);
+    memset(s, 0, sizeof *s);
+}
+
+static sol_status scratch_fit(sol_ctx *ctx, scratch *s, size_t n)
+{
+    if (s->rng == NULL && (s->rng = gsl_rng_alloc(gsl_rng_mt19937)) == NULL)
+        return nomem(ctx);
+    if (n <= s->cap)
+        return SOL_OK;
+    gsl_rng *r = s->rng;
+    s->rng = NULL;
+    scratch_free(s);
+    s->rng = r;
+    n = n < 64 ? 64 : 2 * n;
+    s->order = malloc(n * sizeof *s->order);
+    s->tmp = malloc(n * sizeof *s->tmp);
+    s->stack = malloc(n * sizeof *s->stack);
+    s->mark = calloc(n, 1);
+    s->x = malloc(MC_SAMPLES * n * sizeof *s->x);
+    s->f = malloc(MC_SAMPLES * n * sizeof *s->f);
+    if (!s->order || !s->tmp || !s->stack || !s->mark || !s->x || !s->f) {
+        scratch_free(s);
+        return nomem(ctx);
+    }
+    s->cap = n;
+    return SOL_OK;
+}
+
+/* Draws the durations of every alive node (a fixed seed: the searches are deterministic). */
+static void mc_draw(const eng *e, scratch *s)
+{
+    gsl_rng_set(s->rng, 5489u);
+    for (uint32_t v = 0; v < e->n; v++)
+        if (e->alive[v])
+            for (size_t r = 0; r < MC_SAMPLES; r++)
+                s->x[r * s->cap + v] = sol_dist_sample(e->d[v], s->rng);
+}
+
+/* Sample mean of the makespan of the current graph on the drawn durations; finishes are left
+ * in s->f. O(MC_SAMPLES * (N + A)). */
+static double mc_estimate(const eng *e, scratch *s)
+{
+    size_t k = eng_topo(e, s->order, s->tmp);
+    double total = 0.0;
+    for (size_t r = 0; r < MC_SAMPLES; r++) {
+        const double *x = s->x + r * s->cap;
+        double *f = s->f + r * s->cap, T = 0.0;
+        for (size_t i = 0; i < k; i++) {
+            uint32_t v = s->order[i];
+            double st = 0.0;
+            for (size_t j = 0; j < e->pred[v].n; j++)
+                st = f[e->pred[v].a[j]] > st ? f[e->pred[v].a[j]] : st;
+            f[v] = st + x[v];
+            T = f[v] > T ? f[v] : T;
+        }
+        total += T;
+    }
+    return total / MC_SAMPLES;
+}
+
+/* How many candidates a step can score within MC_WORK. */
+static size_t mc_budget(const eng *e)
+{
+    size_t arcs = 0;
+    for (uint32_t v = 0; v < e->n; v++)
+        arcs += e->alive[v] ? e->pred[v].n : 0;
+    size_t per = MC_SAMPLES * (e->nalive + arcs) + 1, k = MC_WORK / per;
+    return k < 4 ? 4 : k > SCORE_MAX ? SCORE_MAX : k;
+}
+
+/* Marks (s->mark = 1) the nodes reachable from v by one or more arcs, forward (dir = 0) or
+ * backward (dir = 1); marks must be cleared by the caller (eng_unmark). */
+static void eng_reach(const eng *e, scratch *s, uint32_t v, int dir)
+{
+    size_t top = 0;
+    s->stack[top++] = v;
+    while (top > 0) {
+        uint32_t x = s->stack[--top];
+        const vec *nb = dir ? &e->pred[x] : &e->succ[x];
+        for (size_t i = 0; i < nb->n; i++)
+            if (!s->mark[nb->a[i]]) {
+                s->mark[nb->a[i]] = 1;
+                s->stack[top++] = nb->a[i];
+            }
+    }
+}
+
+static void eng_unmark(const eng *e, scratch *s)
+{
+    memset(s->mark, 0, e->n);
+}
+
+/* Removes the arcs u -> x for which another successor of u reaches x, for u in the nodes
+ * marked in only[] (NULL: all). O(sum over those u of the part of the graph below u). */
+static void eng_transred(eng *e, scratch *s, const unsigned char *only)
+{
+    for (uint32_t u = 0; u < e->n; u++) {
+        if (!e->alive[u] || e->succ[u].n < 2 || (only && !only[u]))
+            continue;
+        eng_unmark(e, s);
+        for (size_t i = 0; i < e->succ[u].n; i++)
+            eng_reach(e, s, e->succ[u].a[i], 0);
+        for (size_t i = e->succ[u].n; i-- > 0;) {
+            uint32_t x = e->succ[u].a[i];
+            if (s->mark[x]) {
+                vec_remove(&e->succ[u], x);
+                vec_remove(&e->pred[x], u);
+                eng_push_around(e, x);
+                eng_push_around(e, u);
+            }
+        }
+    }
+    eng_unmark(e, s);
+}
+
+/* ---------------------------------------------------------------- Dodin's duplication */
+
+/* Copy of v that takes over w: forward (w's only predecessor is v): the copy has v's
+ * predecessors and w as its only successor; backward (w's only successor is v): v's successors
+ * and w as its only predecessor. The copy is independent of v, which can only make the
+ * makespan larger (association); for a one-point v it changes nothing. */
+static sol_status eng_dup(eng *e, uint32_t v, uint32_t w, int forward)
+{
+    uint32_t c;
+    sol_status st = eng_add_node(e, e->d[v], &c);
+    if (st != SOL_OK)
+        return st;
+    if (e->track && vec_copy(&e->mem[c], &e->mem[v]) < 0)
+        return nomem(e->ctx);
+    e->dups++;
+    if (!is_point(e->d[v]))
+        e->inexact_dups++;
+    const vec *nb = forward ? &e->pred[v] : &e->succ[v];
+    for (size_t i = 0; st == SOL_OK && i < nb->n; i++)
+        st = forward ? eng_add_arc(e, nb->a[i], c) : eng_add_arc(e, c, nb->a[i]);
+    if (st != SOL_OK)
+        return st;
+    if (forward) {
+        vec_remove(&e->succ[v], w);
+        vec_remove(&e->pred[w], v);
+        st = eng_add_arc(e, c, w);
+    } else {
+        vec_remove(&e->pred[v], w);
+        vec_remove(&e->succ[w], v);
+        st = eng_add_arc(e, w, c);
+    }
+    eng_push_around(e, c);
+    eng_push_around(e, v);
+    eng_push(e, w);
+    return st;
+}
+
+/* Order of duplication candidates: one-point nodes first (exact), then lower variance. */
+static double dup_key(const eng *e, uint32_t v)
+{
+    return is_point(e->d[v]) ? -1.0 : sol_dist_var(e->d[v]);
+}
+
+/* Runs Dodin's method to the end; *out (owned by the caller) is the bound's distribution. With
+ * track set, dupmem collects the residual nodes inside every duplicated node. */
+static sol_status dodin_run(eng *e, vec *dupmem, sol_dist **out)
+{
+    *out = NULL;
+    eng_push_all(e);
+    for (;;) {
+        sol_status st = eng_reduce(e);
+        if (st != SOL_OK)
+            return st;
+        uint32_t root = eng_root(e);
+        if (root != UINT32_MAX) {
+            *out = sol_dist_retain(e->d[root]);
+            return SOL_OK;
+        }
+        uint32_t bv = UINT32_MAX, bw = 0;
+        int bfwd = 1;
+        double bkey = INFINITY;
+        for (uint32_t w = 0; w < e->n; w++) {
+            if (!e->alive[w] || w == e->src || w == e->snk)
+                continue;
+            if (e->pred[w].n == 1) {
+                uint32_t v = e->pred[w].a[0];
+                if (v != e->src && e->succ[v].n >= 2 && dup_key(e, v) < bkey) {
+                    bv = v, bw = w, bfwd = 1, bkey = dup_key(e, v);
+                }
+            }
+            if (e->succ[w].n == 1) {
+                uint32_t v = e->succ[w].a[0];
+                if (v != e->snk && e->pred[v].n >= 2 && dup_key(e, v) < bkey) {
+                    bv = v, bw = w, bfwd = 0, bkey = dup_key(e, v);
+                }
+            }
+        }
+        if (bv == UINT32_MAX) {
+            /* every node next to a fork or join is an end: split a fork node anyway (its copy
+             * serves one successor), the one with the fewest predecessors */
+            size_t bp = SIZE_MAX;
+            for (uint32_t v = 0; v < e->n; v++)
+                if (e->alive[v] && v != e->src && e->succ[v].n >= 2 && e->pred[v].n < bp) {
+                    bv = v;
+                    bw = e->succ[v].a[0];
+                    bp = e->pred[v].n;
+                }
+            if (bv == UINT32_MAX)
+                return sol_ctx_fail(e->ctx, SOL_ENUMERIC, "Dodin: no node to duplicate");
+        }
+        if (dupmem != NULL && e->track)
+            for (size_t i = 0; i < e->mem[bv].n; i++)
+                if (vec_insert(dupmem, e->mem[bv].a[i]) < 0)
+                    return nomem(e->ctx);
+        st = eng_dup(e, bv, bw, bfwd);
+        if (st != SOL_OK)
+            return st;
+    }
+}
+
+/* ---------------------------------------------------------------- arc deletion */
+
+/* Can a merge happen at x (series with its only neighbour, or parallel with a twin)? */
+static int can_merge(const eng *e, uint32_t x)
+{
+    if (e->succ[x].n == 1 && e->pred[e->succ[x].a[0]].n == 1)
+        return 1;
+    if (e->pred[x].n == 1 && e->succ[e->pred[x].a[0]].n == 1)
+        return 1;
+    if (e->pred[x].n == 0 || e->succ[x].n == 0)
+        return 0;
+    const vec *C = &e->succ[e->pred[x].a[0]];
+    for (size_t i = 0; i < C->n; i++)
+        if (C->a[i] != x && vec_equal(&e->pred[C->a[i]], &e->pred[x]) &&
+            vec_equal(&e->succ[C->a[i]], &e->succ[x]))
+            return 1;
+    return 0;
+}
+
+/* Deletes u -> v; a node left without successors (predecessors) is tied to the sink (source).
+ * *tie_u, *tie_v say which ties were added, for undo. */
+static sol_status del_arc(eng *e, uint32_t u, uint32_t v, int *tie_u, int *tie_v)
+{
+    vec_remove(&e->succ[u], v);
+    vec_remove(&e->pred[v], u);
+    *tie_u = e->succ[u].n == 0;
+    *tie_v = e->pred[v].n == 0;
+    sol_status st = SOL_OK;
+    if (*tie_u)
+        st = eng_add_arc(e, u, e->snk);
+    if (st == SOL_OK && *tie_v)
+        st = eng_add_arc(e, e->src, v);
+    return st;
+}
+
+static sol_status undel_arc(eng *e, uint32_t u, uint32_t v, int tie_u, int tie_v)
+{
+    if (tie_u) {
+        vec_remove(&e->succ[u], e->snk);
+        vec_remove(&e->pred[e->snk], u);
+    }
+    if (tie_v) {
+        vec_remove(&e->succ[e->src], v);
+        vec_remove(&e->pred[v], e->src);
+    }
+    return eng_add_arc(e, u, v);
+}
+
+typedef struct cand {
+    uint32_t u, v;
+    double key;
+} cand;
+
+static int cmp_cand(const void *a, const void *b)
+{
+    const cand *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    if (x->u != y->u)
+        return x->u < y->u ? -1 : 1;
+    return (x->v > y->v) - (x->v < y->v);
+}
+
+/* Greedy arc deletion to the end; *out is the lower bound's distribution. */
+static sol_status delete_run(eng *e, scratch *s, sol_dist **out)
+{
+    *out = NULL;
+    cand *cs = NULL;
+    size_t ccap = 0;
+    sol_status st = SOL_OK;
+    eng_push_all(e);
+    while (st == SOL_OK) {
+        st = eng_reduce(e);
+        uint32_t root = eng_root(e);
+        if (st != SOL_OK || root != UINT32_MAX) {
+            if (st == SOL_OK)
+                *out = sol_dist_retain(e->d[root]);
+            break;
+        }
+        if ((st = scratch_fit(e->ctx, s, e->n)) != SOL_OK)
+            break;
+        mc_draw(e, s);
+        mc_estimate(e, s);
+        /* candidates, keyed by how often (in the samples) u is the last predecessor of v */
+        size_t nc = 0;
+        for (uint32_t v = 0; v < e->n && st == SOL_OK; v++) {
+            if (!e->alive[v])
+                continue;
+            for (size_t i = 0; i < e->pred[v].n; i++) {
+                uint32_t u = e->pred[v].a[i];
+                /* deletions that ties would undo change nothing */
+                if ((u == e->src && e->pred[v].n == 1) || (v == e->snk && e->succ[u].n == 1))
+                    continue;
+                double crit = 0.0;
+                for (size_t r = 0; r < MC_SAMPLES; r++) {
+                    const double *f = s->f + r * s->cap;
+                    int last = 1;
+                    for (size_t j = 0; j < e->pred[v].n && last; j++)
+                        last = f[e->pred[v].a[j]] <= f[u];
+                    crit += last;
+                }
+                if (nc == ccap) {
+                    size_t c = ccap ? 2 * ccap : 64;
+                    cand *p = realloc(cs, c * sizeof *p);
+                    if (p == NULL) {
+                        st = nomem(e->ctx);
+                        break;
+                    }
+                    cs = p;
+                    ccap = c;
+                }
+                cs[nc++] = (cand){u, v, crit};
+            }
+        }
+        if (st != SOL_OK)
+            break;
+        if (nc == 0) {
+            st = sol_ctx_fail(e->ctx, SOL_ENUMERIC, "arc deletion: no arc to delete");
+            break;
+        }
+        qsort(cs, nc, sizeof *cs, cmp_cand);
+        size_t nt = nc < mc_budget(e) ? nc : mc_budget(e), best = 0;
+        int best_merge = -1;
+        double best_est = -INFINITY;
+        for (size_t i = 0; i < nt && st == SOL_OK; i++) {
+            int tu, tv;
+            st = del_arc(e, cs[i].u, cs[i].v, &tu, &tv);
+            if (st != SOL_OK)
+                break;
+            int merge = can_merge(e, cs[i].u) || can_merge(e, cs[i].v);
+            double est = mc_estimate(e, s);
+            if (merge > best_merge || (merge == best_merge && est > best_est)) {
+                best = i;
+                best_merge = merge;
+                best_est = est;
+            }
+            st = undel_arc(e, cs[i].u, cs[i].v, tu, tv);
+        }
+        int tu, tv;
+        if (st == SOL_OK)
+            st = del_arc(e, cs[best].u, cs[best].v, &tu, &tv);
+        eng_push_around(e, cs[best].u);
+        eng_push_around(e, cs[best].v);
+    }
+    free(cs);
+    return st;
+}
+
+/* ---------------------------------------------------------------- arc insertion */
+
+/* Gives v and w the union of their predecessor and successor sets when no cycle results
+ * (returns 1), else changes nothing (returns 0). Added arcs are appended to added[] (pairs) when
+ * it is not NULL, for undo; *nadded counts them. */
+static int union_ok(const eng *e, scratch *s, uint32_t v, uint32_t w)
+{
+    /* a predecessor that v or w reaches, or a successor that reaches them, would close a cycle */
+    int ok = 1;
+    eng_unmark(e, s);
+    eng_reach(e, s, v, 0);
+    eng_reach(e, s, w, 0);
+    for (int k = 0; k < 2 && ok; k++) {
+        const vec *P = &e->pred[k ? w : v];
+        for (size_t i = 0; i < P->n && ok; i++)
+            ok = !s->mark[P->a[i]];
+    }
+    ok = ok && !s->mark[v] && !s->mark[w];
+    eng_unmark(e, s);
+    if (ok) {
+        eng_reach(e, s, v, 1);
+        eng_reach(e, s, w, 1);
+        for (int k = 0; k < 2 && ok; k++) {
+            const vec *S = &e->succ[k ? w : v];
+            for (size_t i = 0; i < S->n && ok; i++)
+                ok = !s->mark[S->a[i]];
+        }
+        eng_unmark(e, s);
+    }
+    return ok;
+}
+
+static sol_status union_add(eng *e, uint32_t v, uint32_t w, uint32_t **added, size_t *nadded,
+                            size_t *acap)
+{
+    for (int dir = 0; dir < 2; dir++)
+        for (int k = 0; k < 2; k++) {
+            uint32_t from = k ? w : v, to = k ? v : w;
+            const vec *nb = dir ? &e->succ[from] : &e->pred[from];
+            for (size_t i = 0; i < nb->n; i++) {
+                uint32_t a = dir ? to : nb->a[i], b = dir ? nb->a[i] : to;
+                if (vec_has(&e->succ[a], b))
+                    continue;
+                if (*nadded + 1 > *acap) {
+                    size_t c = *acap ? 2 * *acap : 32;
+                    uint32_t *p = realloc(*added, 2 * c * sizeof *p);
+                    if (p == NULL)
+                        return nomem(e->ctx);
+                    *added = p;
+                    *acap = c;
+                }
+                (*added)[2 * *nadded] = a;
+                (*added)[2 * *nadded + 1] = b;
+                ++*nadded;
+                sol_status st = eng_add_arc(e, a, b);
+                if (st != SOL_OK)
+                    return st;
+            }
+        }
+    return SOL_OK;
+}
+
+static void union_undo(eng *e, const uint32_t *added, size_t nadded)
+{
+    for (size_t i = 0; i < nadded; i++) {
+        vec_remove(&e->succ[added[2 * i]], added[2 * i + 1]);
+        vec_remove(&e->pred[added[2 * i + 1]], added[2 * i]);
+    }
+}
+
+/* Number of arcs the union of v and w adds (a cheap first ranking). */
+static size_t union_cost(const eng *e, uint32_t v, uint32_t w)
+{
+    size_t c = 0;
+    for (int k = 0; k < 2; k++) {
+        uint32_t a = k ? w : v, b = k ? v : w;
+        for (size_t i = 0; i < e->pred[a].n; i++)
+            c += !vec_has(&e->pred[b], e->pred[a].a[i]);
+        for (size_t i = 0; i < e->succ[a].n; i++)
+            c += !vec_has(&e->succ[b], e->succ[a].a[i]);
+    }
+    return c;
+}
+
+/* Greedy arc insertion to the end; *out is the upper bound's distribution. */
+static sol_status insert_run(eng *e, scratch *s, sol_dist **out)
+{
+    *out = NULL;
+    cand *cs = NULL;
+    size_t ccap = 0, nadded = 0, acap = 0;
+    uint32_t *added = NULL;
+    unsigned char *touched = NULL;
+    sol_status st = SOL_OK;
+    eng_push_all(e);
+    while (st == SOL_OK) {
+        st = eng_reduce(e);
+        uint32_t root = eng_root(e);
+        if (st != SOL_OK || root != UINT32_MAX) {
+            if (st == SOL_OK)
+                *out = sol_dist_retain(e->d[root]);
+            break;
+        }
+        if ((st = scratch_fit(e->ctx, s, e->n)) != SOL_OK)
+            break;
+        /* pairs of siblings (sharing a predecessor or a successor), fewest new arcs first */
+        size_t nc = 0;
+        for (uint32_t x = 0; x < e->n && st == SOL_OK; x++) {
+            if (!e->alive[x])
+                continue;
+            for (int dir = 0; dir < 2 && st == SOL_OK; dir++) {
+                const vec *nb = dir ? &e->pred[x] : &e->succ[x];
+                for (size_t i = 0; i + 1 < nb->n && st == SOL_OK; i++)
+                    for (size_t j = i + 1; j < nb->n && j < i + 8; j++) {
+                        if (nc == ccap) {
+                            size_t c = ccap ? 2 * ccap : 64;
+                            cand *p = realloc(cs, c * sizeof *p);
+                            if (p == NULL) {
+                                st = nomem(e->ctx);
+                                break;
+                            }
+                            cs = p;
+                            ccap = c;
+                        }
+                        uint32_t a = nb->a[i], b = nb->a[j];
+                        if (a == e->src || b == e->src || a == e->snk || b == e->snk)
+                            continue;
+                        cs[nc++] = (cand){a, b, (double)union_cost(e, a, b)};
+                    }
+            }
+        }
+        if (st != SOL_OK)
+            break;
+        qsort(cs, nc, sizeof *cs, cmp_cand);
+        size_t best = SIZE_MAX, tried = 0;
+        double best_est = INFINITY;
+        mc_draw(e, s);
+        size_t budget = mc_budget(e);
+        for (size_t i = 0; i < nc && tried < budget && st == SOL_OK; i++) {
+            if (i > 0 && cs[i].u == cs[i - 1].u && cs[i].v == cs[i - 1].v)
+                continue;
+            if (!union_ok(e, s, cs[i].u, cs[i].v))
+                continue;
+            tried++;
+            nadded = 0;
+            st = union_add(e, cs[i].u, cs[i].v, &added, &nadded, &acap);
+            double est = mc_estimate(e, s);
+            union_undo(e, added, nadded);
+            if (st == SOL_OK && est < best_est) {
+                best = i;
+                best_est = est;
+            }
+        }
+        if (st != SOL_OK)
+            break;
+        if (best == SIZE_MAX) {
+            st = sol_ctx_fail(e->ctx, SOL_ENUMERIC, "arc insertion: no pair can be merged");
+            break;
+        }
+        nadded = 0;
+        st = union_add(e, cs[best].u, cs[best].v, &added, &nadded, &acap);
+        if (st != SOL_OK)
+            break;
+        /* only arcs from ancestors of the new arcs' tails can have become redundant */
+        free(touched);
+        touched = calloc(e->n, 1);
+        if (touched == NULL) {
+            st = nomem(e->ctx);
+            break;
+        }
+        eng_unmark(e, s);
+        for (size_t i = 0; i < nadded; i++) {
+            touched[added[2 * i]] = 1;
+            eng_reach(e, s, added[2 * i], 1);
+        }
+        for (uint32_t x = 0; x < e->n; x++)
+            touched[x] |= s->mark[x];
+        eng_unmark(e, s);
+        eng_transred(e, s, touched);
+        eng_push_around(e, cs[best].u);
+        eng_push_around(e, cs[best].v);
+    }
+    free(touched);
+    free(added);
+    free(cs);
+    return st;
+}
 
 /* ---------------------------------------------------------------- Kleindorfer forward passes */
 
@@ -85,4 +1030,572 @@ sol_status sol_bounds_upper_dist(sol_ctx *ctx, const sol_graph *g, sol_dist **ou
     sol_dag_free(&d);
     sol_graph_free(res);
     return st;
+}
+
+/* ---------------------------------------------------------------- forward passes */
+
+/* Longest path of mean durations. */
+static double cpm(const sol_dag *d, const sol_dist *const *leaf, double *fin)
+{
+    double T = 0.0;
+    for (size_t k = 0; k < d->n; k++) {
+        uint32_t v = d->order[k];
+        double s = 0.0;
+        for (size_t i = d->poff[v]; i < d->poff[v + 1]; i++)
+            s = fin[d->pred[i]] > s ? fin[d->pred[i]] : s;
+        fin[v] = s + sol_dist_mean(leaf[v]);
+        T = fin[v] > T ? fin[v] : T;
+    }
+    return T;
+}
+
+/* Largest residual for the lower Kleindorfer pass (its ancestor sets take N^2/8 bytes). */
+#define KLEIN_LOWER_MAX ((size_t)1 << 15)
+
+/* Kleindorfer's lower pass: a node's start has CDF the product over groups of predecessors of
+ * the minimum of the group's CDFs, where a group gathers predecessors whose random ancestors
+ * (one-point nodes do not count) overlap. Given stochastic lower bounds L_u <= F_u, P(max F <= t)
+ * = prod over independent groups of P(max of group <= t) <= prod of min P(L_u <= t). */
+static sol_status klein_lower(sol_ctx *ctx, const sol_dag *d, sol_dist **out)
+{
+    *out = NULL;
+    size_t n = d->n, words = (n + 63) / 64;
+    if (n > KLEIN_LOWER_MAX)
+        return sol_ctx_fail(ctx, SOL_ELIMIT, "Kleindorfer lower pass: %zu nodes (limit %zu)", n,
+                            KLEIN_LOWER_MAX);
+    uint64_t *anc = calloc(n * words > 0 ? n * words : 1, sizeof *anc);
+    sol_dist **fin = calloc(n ? n : 1, sizeof *fin);
+    const sol_dist **grp = malloc((n ? n : 1) * sizeof *grp);
+    const sol_dist **tops = malloc((n ? n : 1) * sizeof *tops);
+    size_t *gid = malloc((n ? n : 1) * sizeof *gid), *left = malloc((n ? n : 1) * sizeof *left);
+    sol_status st = SOL_OK;
+    if (!anc || !fin || !grp || !tops || !gid || !left)
+        st = nomem(ctx);
+    for (size_t v = 0; st == SOL_OK && v < n; v++)
+        left[v] = d->soff[v + 1] - d->soff[v];
+    sol_dist **made = NULL; /* group maxima created for one node */
+    if (st == SOL_OK && (made = calloc(n ? n : 1, sizeof *made)) == NULL)
+        st = nomem(ctx);
+    for (size_t k = 0; st == SOL_OK && k < n; k++) {
+        uint32_t v = d->order[k];
+        const uint32_t *P = d->pred + d->poff[v];
+        size_t np = d->poff[v + 1] - d->poff[v];
+        uint64_t *av = anc + (size_t)v * words;
+        for (size_t i = 0; i < np; i++) {
+            const uint64_t *au = anc + (size_t)P[i] * words;
+            for (size_t w = 0; w < words; w++)
+                av[w] |= au[w];
+            if (!is_point(d->dist[P[i]]))
+                av[P[i] / 64] |= (uint64_t)1 << (P[i] % 64);
+        }
+        if (np == 0) {
+            fin[v] = sol_dist_retain(d->dist[v]);
+            continue;
+        }
+        /* groups: union-find over predecessors with overlapping random ancestor sets (a random
+         * predecessor counts as its own ancestor) */
+        for (size_t i = 0; i < np; i++)
+            gid[i] = i;
+        for (size_t i = 0; i < np; i++)
+            for (size_t j = i + 1; j < np; j++) {
+                const uint64_t *a = anc + (size_t)P[i] * words, *b = anc + (size_t)P[j] * words;
+                int share = 0;
+                for (size_t w = 0; w < words && !share; w++)
+                    share = (a[w] & b[w]) != 0;
+                share = share || (!is_point(d->dist[P[i]]) && (b[P[i] / 64] >> (P[i] % 64)) & 1);
+                share = share || (!is_point(d->dist[P[j]]) && (a[P[j] / 64] >> (P[j] % 64)) & 1);
+                if (share) {
+                    size_t ri = i, rj = j;
+                    while (gid[ri] != ri)
+                        ri = gid[ri];
+                    while (gid[rj] != rj)
+                        rj = gid[rj];
+                    gid[ri > rj ? ri : rj] = ri < rj ? ri : rj;
+                }
+            }
+        size_t ntop = 0;
+        for (size_t r = 0; st == SOL_OK && r < np; r++) {
+            size_t root = r;
+            while (gid[root] != root)
+                root = gid[root];
+            if (root != r)
+                continue;
+            size_t ng = 0;
+            for (size_t i = 0; i < np; i++) {
+                size_t x = i;
+                while (gid[x] != x)
+                    x = gid[x];
+                if (x == r)
+                    grp[ng++] = fin[P[i]];
+            }
+            st = sol_dist_max_comonotone(ctx, ng, grp, &made[ntop]);
+            if (st == SOL_OK)
+                tops[ntop] = made[ntop], ntop++;
+        }
+        sol_dist *start = NULL;
+        if (st == SOL_OK)
+            st = sol_dist_max_all(ctx, ntop, tops, &start);
+        for (size_t i = 0; i < ntop; i++) {
+            sol_dist_free(made[i]);
+            made[i] = NULL;
+        }
+        if (st == SOL_OK)
+            st = sol_dist_series(ctx, start, d->dist[v], &fin[v]);
+        sol_dist_free(start);
+        for (size_t i = 0; i < np; i++)
+            if (--left[P[i]] == 0) {
+                sol_dist_free(fin[P[i]]);
+                fin[P[i]] = NULL;
+            }
+    }
+    /* the residual has one sink; any node without successors ends the makespan */
+    size_t nend = 0;
+    for (size_t v = 0; st == SOL_OK && v < n; v++)
+        if (d->soff[v + 1] == d->soff[v])
+            grp[nend++] = fin[v];
+    if (st == SOL_OK)
+        st = nend == 1 ? (*out = sol_dist_retain(grp[0]), SOL_OK)
+                       : sol_dist_max_comonotone(ctx, nend, grp, out);
+    for (size_t v = 0; fin && v < n; v++)
+        sol_dist_free(fin[v]);
+    free(made);
+    free(anc);
+    free(fin);
+    free(grp);
+    free(tops);
+    free(gid);
+    free(left);
+    return st;
+}
+
+/* ---------------------------------------------------------------- conditioning */
+
+/* Values and probabilities a conditioned node takes in the lower (cell means) and upper (cell
+ * ends, masses split keeping each cell's mean) evaluations; exact when no cell was cut. */
+typedef struct cond_node {
+    uint32_t id;
+    size_t nlo, nup;
+    double *xlo, *plo, *xup, *pup;
+    sol_dist **dlo, **dup; /* one-point distributions at those values */
+    int exact;
+} cond_node;
+
+static void cond_node_free(cond_node *c)
+{
+    for (size_t i = 0; c->dlo && i < c->nlo; i++)
+        sol_dist_free(c->dlo[i]);
+    for (size_t i = 0; c->dup && i < c->nup; i++)
+        sol_dist_free(c->dup[i]);
+    free(c->xlo);
+    free(c->plo);
+    free(c->xup);
+    free(c->pup);
+    free(c->dlo);
+    free(c->dup);
+}
+
+/* Cuts d's stored masses into at most cells cells of about equal probability. Cell g holds
+ * the atoms [b[g], b[g+1]) (the last one also b[cells]); the upper evaluation splits each cell's
+ * mass between its first atom and the next cell's first atom (the top cell: its last atom), so
+ * the ends are shared and there are cells + 1 values. */
+static sol_status cond_cut(sol_ctx *ctx, const sol_dist *d, size_t cells, cond_node *c)
+{
+    size_t len = sol_dist_len(d);
+    c->exact = len <= cells + 1;
+    size_t m = c->exact ? len : cells;
+    c->xlo = malloc(m * sizeof *c->xlo);
+    c->plo = malloc(m * sizeof *c->plo);
+    c->xup = malloc((m + 1) * sizeof *c->xup);
+    c->pup = calloc(m + 1, sizeof *c->pup);
+    c->dlo = calloc(m, sizeof *c->dlo);
+    c->dup = calloc(m + 1, sizeof *c->dup);
+    if (!c->xlo || !c->plo || !c->xup || !c->pup || !c->dlo || !c->dup)
+        return nomem(ctx);
+    if (c->exact) {
+        for (size_t i = 0; i < len; i++) {
+            c->xlo[i] = c->xup[i] = sol_dist_value(d, i);
+            c->plo[i] = c->pup[i] = sol_dist_mass(d, i);
+        }
+        c->nlo = c->nup = len;
+    } else {
+        size_t g = 0, first = 0;
+        double acc = 0.0, mass = 0.0, mom = 0.0;
+        for (size_t i = 0; i < len; i++) {
+            double p = sol_dist_mass(d, i), x = sol_dist_value(d, i);
+            acc += p;
+            mass += p;
+            mom += p * x;
+            /* close the cell at its share of the probability, or at the last atom */
+            if (i + 1 == len || (acc >= (double)(g + 1) / (double)m && g + 1 < m)) {
+                double lo = sol_dist_value(d, first);
+                double hi = i + 1 < len ? sol_dist_value(d, i + 1) : x;
+                double mean = mass > 0.0 ? mom / mass : lo;
+                c->xlo[g] = mean;
+                c->plo[g] = mass;
+                c->xup[g] = lo;
+                double w = hi > lo ? (mean - lo) / (hi - lo) : 0.0;
+                c->pup[g] += mass * (1.0 - w);
+                c->pup[g + 1] += mass * w;
+                c->xup[g + 1] = hi;
+                g++;
+                first = i + 1;
+                mass = mom = 0.0;
+            }
+        }
+        c->nlo = g;
+        c->nup = g + 1;
+    }
+    for (size_t i = 0; i < c->nlo; i++) {
+        sol_status st = sol_dist_deterministic(ctx, c->xlo[i], &c->dlo[i]);
+        if (st != SOL_OK)
+            return st;
+    }
+    for (size_t i = 0; i < c->nup; i++) {
+        sol_status st = sol_dist_deterministic(ctx, c->xup[i], &c->dup[i]);
+        if (st != SOL_OK)
+            return st;
+    }
+    return SOL_OK;
+}
+
+/* Sum over all combinations of the conditioned nodes' values (upper: cell ends; lower: cell
+ * means) of probability * Dodin's mean with those nodes fixed. *all_exact tells whether Dodin
+ * only ever copied constants (then each term is exact). */
+static sol_status cond_sum(sol_ctx *ctx, const sol_dag *d, cond_node *cn, size_t k, int upper,
+                           size_t limit, double *sum, int *all_exact)
+{
+    const sol_dist **leaf = malloc(d->n * sizeof *leaf);
+    size_t *idx = calloc(k ? k : 1, sizeof *idx);
+    sol_status st = leaf && idx ? SOL_OK : nomem(ctx);
+    *sum = 0.0;
+    *all_exact = 1;
+    if (st == SOL_OK)
+        memcpy(leaf, d->dist, d->n * sizeof *leaf);
+    while (st == SOL_OK) {
+        double p = 1.0;
+        for (size_t j = 0; j < k; j++) {
+            leaf[cn[j].id] = upper ? cn[j].dup[idx[j]] : cn[j].dlo[idx[j]];
+            p *= upper ? cn[j].pup[idx[j]] : cn[j].plo[idx[j]];
+        }
+        if (p > 0.0) {
+            eng e;
+            sol_dist *r = NULL;
+            st = eng_init(ctx, d, leaf, d->n + limit, 0, &e);
+            if (st == SOL_OK) {
+                st = dodin_run(&e, NULL, &r);
+                if (e.inexact_dups > 0)
+                    *all_exact = 0;
+                eng_free(&e);
+            }
+            if (st == SOL_OK)
+                *sum += p * sol_dist_mean(r);
+            sol_dist_free(r);
+        }
+        size_t j = 0; /* next combination, odometer style */
+        while (j < k && ++idx[j] == (upper ? cn[j].nup : cn[j].nlo))
+            idx[j++] = 0;
+        if (j == k)
+            break;
+    }
+    free(leaf);
+    free(idx);
+    return st;
+}
+
+/* ---------------------------------------------------------------- the driver */
+
+static const char *const method_names[SOL_BOUND_COUNT] = {
+    "sp",          "cpm",   "kleindorfer-min", "arc-deletion", "conditioning",
+    "kleindorfer", "dodin", "arc-insertion",   "conditioning"};
+
+const char *sol_bound_method_name(sol_bound_method m)
+{
+    return (unsigned)m < SOL_BOUND_COUNT ? method_names[m] : "?";
+}
+
+void sol_bounds_opts_default(sol_bounds_opts *o)
+{
+    o->dup_limit = 200000;
+    o->cond_nodes = 3;
+    o->cond_cells = 32;
+    o->cond_budget = 20000;
+    o->search_nodes = 4096;
+    o->methods = 0;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Records a method's outcome: its mean, or a note when it gave none (a limit, a method that
+ * does not apply); only out-of-memory and invalid input stop the whole computation. */
+static sol_status settle(sol_ctx *ctx, sol_bounds_result *r, sol_bound_method m, sol_status st,
+                         sol_dist *d, double t0)
+{
+    r->seconds[m] = now() - t0;
+    if (st == SOL_OK && d != NULL)
+        r->value[m] = sol_dist_mean(d);
+    sol_dist_free(d);
+    if (st == SOL_ENOMEM || st == SOL_EINVAL)
+        return st;
+    if (st != SOL_OK)
+        sol_ctx_notef(ctx, "bounds: %s skipped: %s", method_names[m], sol_ctx_message(ctx));
+    return SOL_OK;
+}
+
+static int is_lower(sol_bound_method m)
+{
+    return m == SOL_BOUND_CPM || m == SOL_BOUND_KLEIN_LOWER || m == SOL_BOUND_ARC_DELETE ||
+           m == SOL_BOUND_COND_LOWER;
+}
+
+/* Conditioning on the random residual nodes inside the nodes Dodin copied (dupmem). */
+static sol_status conditioning(sol_ctx *ctx, const sol_dag *d, const sol_bounds_opts *o,
+                               const vec *dupmem, sol_bounds_result *r)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < dupmem->n; i++)
+        k += !is_point(d->dist[dupmem->a[i]]);
+    if (k == 0 || k > o->cond_nodes)
+        return sol_ctx_fail(ctx, SOL_ELIMIT, "%zu nodes to condition on (at most %zu)", k,
+                            o->cond_nodes);
+    cond_node *cn = calloc(k, sizeof *cn);
+    if (cn == NULL)
+        return nomem(ctx);
+    sol_status st = SOL_OK;
+    size_t j = 0;
+    double nup = 1.0, nlo = 1.0;
+    for (size_t i = 0; i < dupmem->n && st == SOL_OK; i++) {
+        uint32_t v = dupmem->a[i];
+        if (is_point(d->dist[v]))
+            continue;
+        cn[j].id = v;
+        st = cond_cut(ctx, d->dist[v], o->cond_cells, &cn[j]);
+        nup *= (double)cn[j].nup;
+        nlo *= (double)cn[j].nlo;
+        j++;
+    }
+    if (st == SOL_OK && (nup + nlo) * (double)d->n > (double)o->cond_budget)
+        st = sol_ctx_fail(ctx, SOL_ELIMIT,
+                          "conditioning needs %.0f evaluations of %zu nodes (budget %llu)",
+                          nup + nlo, d->n, (unsigned long long)o->cond_budget);
+    double up = NAN, lo = NAN;
+    int ex_up = 0, ex_lo = 0;
+    if (st == SOL_OK)
+        st = cond_sum(ctx, d, cn, k, 1, o->dup_limit, &up, &ex_up);
+    if (st == SOL_OK)
+        st = cond_sum(ctx, d, cn, k, 0, o->dup_limit, &lo, &ex_lo);
+    if (st == SOL_OK) {
+        int cut = 0;
+        for (size_t i = 0; i < k; i++)
+            cut |= !cn[i].exact;
+        r->value[SOL_BOUND_COND_UPPER] = up;
+        /* the lower side needs every term exact (Dodin's copies of constants only) */
+        r->value[SOL_BOUND_COND_LOWER] = ex_lo ? lo : NAN;
+        if (!cut && ex_up && ex_lo)
+            r->value[SOL_BOUND_COND_LOWER] = up; /* the same sum: exact */
+    }
+    for (size_t i = 0; i < k; i++)
+        cond_node_free(&cn[i]);
+    free(cn);
+    return st;
+}
+
+static int wanted(const sol_bounds_opts *o, sol_bound_method m)
+{
+    return o->methods == 0 || (o->methods >> m) & 1u;
+}
+
+sol_status sol_bounds_mean(sol_ctx *ctx, const sol_graph *g, const sol_bounds_opts *opts,
+                           sol_bounds_result *out)
+{
+    sol_bounds_opts o;
+    if (opts != NULL)
+        o = *opts;
+    else
+        sol_bounds_opts_default(&o);
+    if (o.cond_cells < 2 || o.cond_cells > 4096)
+        return sol_ctx_fail(ctx, SOL_EINVAL, "bounds: %zu conditioning cells (need 2..4096)",
+                            o.cond_cells);
+    memset(out, 0, sizeof *out);
+    for (int m = 0; m < SOL_BOUND_COUNT; m++)
+        out->value[m] = NAN;
+    out->lower = out->upper = NAN;
+    double t0 = now();
+    sol_dist *exact = NULL;
+    sol_graph *res = NULL;
+    sol_status st = reduce_first(ctx, g, &exact, &res);
+    if (st == SOL_OK) {
+        out->value[SOL_BOUND_SP] = out->lower = out->upper = sol_dist_mean(exact);
+        out->lower_method = out->upper_method = SOL_BOUND_SP;
+        out->exact = 1;
+        out->seconds[SOL_BOUND_SP] = now() - t0;
+        sol_dist_free(exact);
+        return SOL_OK;
+    }
+    if (st != SOL_ENOTSP)
+        return st;
+    out->seconds[SOL_BOUND_SP] = now() - t0;
+    sol_dag d;
+    st = sol_dag_build(ctx, res, &d);
+    if (st != SOL_OK) {
+        sol_graph_free(res);
+        return st;
+    }
+    out->residual_nodes = d.n;
+    double *fin = malloc(d.n * sizeof *fin);
+    if (fin == NULL)
+        st = nomem(ctx);
+    if (st == SOL_OK && wanted(&o, SOL_BOUND_CPM)) {
+        t0 = now();
+        out->value[SOL_BOUND_CPM] = cpm(&d, d.dist, fin);
+        out->seconds[SOL_BOUND_CPM] = now() - t0;
+    }
+    free(fin);
+    sol_dist *r = NULL;
+    if (st == SOL_OK && wanted(&o, SOL_BOUND_KLEIN_LOWER)) {
+        t0 = now();
+        sol_status s2 = klein_lower(ctx, &d, &r);
+        st = settle(ctx, out, SOL_BOUND_KLEIN_LOWER, s2, r, t0);
+    }
+    if (st == SOL_OK && wanted(&o, SOL_BOUND_KLEIN_UPPER)) {
+        t0 = now();
+        sol_status s2 = klein_pass(ctx, &d, &r);
+        st = settle(ctx, out, SOL_BOUND_KLEIN_UPPER, s2, r, t0);
+    }
+    vec dupmem = {NULL, 0, 0};
+    int dodin_exact = 0, dodin_ok = 0;
+    if (st == SOL_OK && (wanted(&o, SOL_BOUND_DODIN) || wanted(&o, SOL_BOUND_COND_UPPER))) {
+        t0 = now();
+        eng e;
+        sol_status s2 = eng_init(ctx, &d, d.dist, d.n + o.dup_limit, o.cond_nodes > 0, &e);
+        r = NULL;
+        if (s2 == SOL_OK) {
+            s2 = dodin_run(&e, &dupmem, &r);
+            dodin_exact = e.inexact_dups == 0;
+            dodin_ok = s2 == SOL_OK;
+            eng_free(&e);
+        }
+        st = settle(ctx, out, SOL_BOUND_DODIN, s2, r, t0);
+    }
+    scratch s = {0};
+    int small = d.n <= o.search_nodes;
+    if (st == SOL_OK && small && wanted(&o, SOL_BOUND_ARC_DELETE)) {
+        t0 = now();
+        eng e;
+        sol_status s2 = eng_init(ctx, &d, d.dist, d.n, 0, &e);
+        r = NULL;
+        if (s2 == SOL_OK) {
+            s2 = delete_run(&e, &s, &r);
+            eng_free(&e);
+        }
+        st = settle(ctx, out, SOL_BOUND_ARC_DELETE, s2, r, t0);
+    }
+    if (st == SOL_OK && small && wanted(&o, SOL_BOUND_ARC_INSERT)) {
+        t0 = now();
+        eng e;
+        sol_status s2 = eng_init(ctx, &d, d.dist, d.n, 0, &e);
+        r = NULL;
+        if (s2 == SOL_OK) {
+            s2 = insert_run(&e, &s, &r);
+            eng_free(&e);
+        }
+        st = settle(ctx, out, SOL_BOUND_ARC_INSERT, s2, r, t0);
+    }
+    scratch_free(&s);
+    if (st == SOL_OK && dodin_ok && dodin_exact) {
+        /* Dodin copied constants only: its value is exact */
+        out->value[SOL_BOUND_COND_LOWER] = out->value[SOL_BOUND_COND_UPPER] =
+            out->value[SOL_BOUND_DODIN];
+    } else if (st == SOL_OK && dodin_ok && o.cond_nodes > 0 && wanted(&o, SOL_BOUND_COND_UPPER)) {
+        t0 = now();
+        st = settle(ctx, out, SOL_BOUND_COND_UPPER, conditioning(ctx, &d, &o, &dupmem, out), NULL,
+                    t0);
+        out->seconds[SOL_BOUND_COND_LOWER] = out->seconds[SOL_BOUND_COND_UPPER];
+    }
+    free(dupmem.a);
+    sol_dag_free(&d);
+    sol_graph_free(res);
+    if (st != SOL_OK)
+        return st;
+    /* the tightest pair */
+    for (int m = 1; m < SOL_BOUND_COUNT; m++) {
+        double v = out->value[m];
+        if (isnan(v))
+            continue;
+        if (is_lower((sol_bound_method)m) && !(v <= out->lower)) {
+            out->lower = v;
+            out->lower_method = (sol_bound_method)m;
+        }
+        if (!is_lower((sol_bound_method)m) && !(v >= out->upper)) {
+            out->upper = v;
+            out->upper_method = (sol_bound_method)m;
+        }
+    }
+    out->exact = out->value[SOL_BOUND_COND_LOWER] == out->value[SOL_BOUND_COND_UPPER] &&
+                 out->lower_method == SOL_BOUND_COND_LOWER &&
+                 out->upper_method == SOL_BOUND_COND_UPPER;
+    if (out->lower > out->upper) {
+        /* methods agree only up to the lattice's discretisation (O(h^2) upwards): a crossing
+         * wider than that is reported, a narrower one closed */
+        if (out->lower - out->upper > 1e-6 * fabs(out->upper))
+            sol_ctx_notef(ctx, "bounds: %s %.9g exceeds %s %.9g", method_names[out->lower_method],
+                          out->lower, method_names[out->upper_method], out->upper);
+        out->lower = out->upper;
+    }
+    return SOL_OK;
+}
+
+/* ---------------------------------------------------------------- given arcs */
+
+static sol_status edited_makespan(sol_ctx *ctx, const sol_graph *g, size_t k, const uint32_t *from,
+                                  const uint32_t *to, int insert, sol_dist **out)
+{
+    *out = NULL;
+    size_t n = sol_graph_node_count(g), na = sol_graph_arc_count(g);
+    unsigned char *drop = calloc(na ? na : 1, 1), *found = calloc(k ? k : 1, 1);
+    sol_graph *h = NULL;
+    sol_status st = drop && found ? sol_graph_new(ctx, n ? n : 1, &h) : nomem(ctx);
+    for (uint32_t v = 0; st == SOL_OK && v < n; v++)
+        st = sol_graph_add_node(ctx, h, sol_graph_node_dist(g, v), 0, NULL);
+    for (size_t i = 0; st == SOL_OK && !insert && i < na; i++) {
+        uint32_t a, b;
+        sol_graph_arc(g, i, &a, &b);
+        for (size_t j = 0; j < k; j++)
+            if (from[j] == a && to[j] == b)
+                drop[i] = found[j] = 1;
+    }
+    for (size_t j = 0; st == SOL_OK && !insert && j < k; j++)
+        if (!found[j])
+            st = sol_ctx_fail(ctx, SOL_EINVAL, "arc %lu -> %lu to delete is not in the graph",
+                              (unsigned long)from[j], (unsigned long)to[j]);
+    for (size_t i = 0; st == SOL_OK && i < na; i++) {
+        uint32_t a, b;
+        sol_graph_arc(g, i, &a, &b);
+        if (!drop[i])
+            st = sol_graph_add_arc(ctx, h, a, b);
+    }
+    for (size_t j = 0; st == SOL_OK && insert && j < k; j++)
+        st = sol_graph_add_arc(ctx, h, from[j], to[j]);
+    if (st == SOL_OK)
+        st = sol_graph_reduce(ctx, h, out, NULL);
+    sol_graph_free(h);
+    free(drop);
+    free(found);
+    return st;
+}
+
+sol_status sol_bounds_delete_arcs(sol_ctx *ctx, const sol_graph *g, size_t k, const uint32_t *from,
+                                  const uint32_t *to, sol_dist **out)
+{
+    return edited_makespan(ctx, g, k, from, to, 0, out);
+}
+
+sol_status sol_bounds_insert_arcs(sol_ctx *ctx, const sol_graph *g, size_t k, const uint32_t *from,
+                                  const uint32_t *to, sol_dist **out)
+{
+    return edited_makespan(ctx, g, k, from, to, 1, out);
 }

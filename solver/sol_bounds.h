@@ -1,13 +1,103 @@
 /* Bounds on the mean makespan of task graphs that are not series-parallel: the series-parallel
  * reduction runs first, then bounding methods work on its irreducible residual. Every bound is a
  * bound on the mean of the makespan the graph defines (independent node durations); where a
- * method yields a whole distribution that is a stochastic bound, it is exposed as well. */
+ * method yields a whole distribution that is a stochastic bound, it is exposed as well.
+ * Facts used (design/solver-methods.md): the makespan never decreases when an arc is added and
+ * never increases when one is deleted; it is convex and 1-Lipschitz in each duration; finishes
+ * that share ancestors are associated. */
 #ifndef SOL_BOUNDS_H
 #define SOL_BOUNDS_H
+
+#include <stddef.h>
+#include <stdint.h>
 
 #include "sol_ctx.h"
 #include "sol_dist.h"
 #include "sol_graph.h"
+
+/* The methods, with what each gives and its cost on a residual of N nodes and A arcs (n is the
+ * lattice length, one distribution operation costs O(n log n) at most). */
+typedef enum sol_bound_method {
+    /* exact: the graph is series-parallel (sol_graph_reduce). */
+    SOL_BOUND_SP,
+    /* lower: longest path of mean durations (Jensen). O(N + A). */
+    SOL_BOUND_CPM,
+    /* lower: Kleindorfer's pass with the pointwise minimum of CDFs among predecessors that share
+     * random ancestors (their maximum is at least the comonotone one) and the product across
+     * groups that share none (independent, exact). O(N * A / 64) for ancestor sets plus one
+     * operation per node and per arc; memory O(N^2 / 8) bytes, so N <= 2^15. */
+    SOL_BOUND_KLEIN_LOWER,
+    /* lower: arc deletion. Greedy: while the reduction is stuck, delete the arc whose deletion
+     * lowers a normal (Clark) estimate of the makespan least, preferring arcs whose deletion lets
+     * a merge happen; then the series-parallel remainder is solved exactly. Each step scores at
+     * most 64 candidates (the least critical ones) at O(N + A) each; at most A steps. */
+    SOL_BOUND_ARC_DELETE,
+    /* lower: conditioning (see SOL_BOUND_COND_UPPER): the conditioned nodes take their cells'
+     * conditional means (Jensen within each cell, the makespan being convex). */
+    SOL_BOUND_COND_LOWER,
+    /* upper: Kleindorfer's pass with the product of the predecessors' CDFs (association). One
+     * convolution per node, one CDF product per arc. */
+    SOL_BOUND_KLEIN_UPPER,
+    /* upper: Dodin's node duplication. While the reduction is stuck, a node v with a successor w
+     * whose only predecessor is v gets an independent copy that serves w alone (or the mirror
+     * image: a predecessor whose only successor is v), lowest-variance node first; copies of a
+     * deterministic node are exact. At most opts.dup_limit copies; one operation per merge. */
+    SOL_BOUND_DODIN,
+    /* upper: arc insertion. Greedy: while the reduction is stuck, give two nodes that share a
+     * predecessor or a successor the union of their predecessor and successor sets (so they
+     * merge in parallel), choosing the pair whose arcs raise a normal estimate of the makespan
+     * least; the series-parallel result is solved exactly. At most 64 scored pairs per step at
+     * O(N * A) each (transitive reduction after each insertion); at most N steps. */
+    SOL_BOUND_ARC_INSERT,
+    /* upper: conditioning on the residual nodes Dodin duplicates (at most opts.cond_nodes, and
+     * cells^k evaluations times N within opts.cond_budget). Each conditioned node's distribution
+     * is cut into opts.cond_cells cells of equal probability; for the upper bound each cell's
+     * mass is split between its ends keeping its mean (a mean-preserving spread: the convex
+     * makespan's mean can only grow; the unbounded top cell is charged E[X - a | X > a] by the
+     * 1-Lipschitz property), for the lower bound it sits at its conditional mean. For each
+     * combination of values the conditioned nodes are constants, so duplicating them is exact;
+     * Dodin solves the rest (an upper bound, exact when it duplicated only constants) and arc
+     * deletion gives the lower side when it is not exact. When every conditioned node has at
+     * most opts.cond_cells atoms no cell is cut and both sides are exact. Cost:
+     * (cells + 1)^k + cells^k Dodin runs. */
+    SOL_BOUND_COND_UPPER,
+    SOL_BOUND_COUNT
+} sol_bound_method;
+
+/* Short name of a method ("sp", "cpm", "kleindorfer-min", "arc-deletion", "conditioning",
+ * "kleindorfer", "dodin", "arc-insertion"), as the compiler prints it. O(1). */
+const char *sol_bound_method_name(sol_bound_method m);
+
+typedef struct sol_bounds_opts {
+    size_t dup_limit;     /* Dodin: most node copies (default 200000) */
+    size_t cond_nodes;    /* conditioning: most conditioned nodes (default 3; 0 disables it) */
+    size_t cond_cells;    /* conditioning: cells per conditioned node (default 32, 2..4096) */
+    uint64_t cond_budget; /* conditioning: most (evaluations * residual nodes) (default 4e6) */
+    size_t search_nodes;  /* arc deletion/insertion only on residuals up to this many nodes
+                             (default 4096): their greedy searches are superlinear */
+    uint32_t methods;     /* bit (1 << method) set: run that method; 0: all (default) */
+} sol_bounds_opts;
+
+/* Fills o with the defaults above. O(1). */
+void sol_bounds_opts_default(sol_bounds_opts *o);
+
+typedef struct sol_bounds_result {
+    double lower, upper;             /* tightest valid pair: max lower, min upper */
+    sol_bound_method lower_method;   /* the method that gave lower */
+    sol_bound_method upper_method;   /* the method that gave upper */
+    int exact;                       /* lower = upper by an exact method */
+    size_t residual_nodes;           /* nodes left by the reduction (0: SP) */
+    double value[SOL_BOUND_COUNT];   /* each method's bound, NAN when not run or failed */
+    double seconds[SOL_BOUND_COUNT]; /* each method's time (wall clock) */
+} sol_bounds_result;
+
+/* Bounds on the mean makespan of g. SP graphs: exact (lower = upper, exact = 1). Otherwise every
+ * selected method runs on the residual; a method that exceeds its limit or does not apply is
+ * skipped with a note in the context (value NAN), never an error. opts may be NULL (defaults).
+ * Errors: SOL_EINVAL (cycle, bad option), SOL_ENOMEM, numerical failures; *out is then
+ * undefined. Cost: the sum of the methods' costs above. */
+sol_status sol_bounds_mean(sol_ctx *ctx, const sol_graph *g, const sol_bounds_opts *opts,
+                           sol_bounds_result *out);
 
 /* Stochastic upper bound of the makespan distribution (Kleindorfer 1971, product form): the
  * graph is reduced series-parallel as far as it goes (exact); on the residual, nodes are taken
@@ -21,5 +111,15 @@
  * N nodes and A arcs one convolution O(n log n) per node and one product of CDFs O(n) per arc,
  * n the lattice length; memory O(N + A) plus the finishes not yet consumed, O(width * n). */
 sol_status sol_bounds_upper_dist(sol_ctx *ctx, const sol_graph *g, sol_dist **out);
+
+/* The makespan of g with the k arcs from[i] -> to[i] deleted (a stochastic lower bound) or
+ * added (an upper bound), when the result is series-parallel: for callers that know which arcs
+ * to drop (those that cross processors) or which barriers to add. SOL_ENOTSP when the result is
+ * not series-parallel, SOL_EINVAL for an arc that does not exist (deletion), a bad node id or a
+ * cycle. The caller owns *out. Cost: a copy of g plus sol_graph_reduce. */
+sol_status sol_bounds_delete_arcs(sol_ctx *ctx, const sol_graph *g, size_t k, const uint32_t *from,
+                                  const uint32_t *to, sol_dist **out);
+sol_status sol_bounds_insert_arcs(sol_ctx *ctx, const sol_graph *g, size_t k, const uint32_t *from,
+                                  const uint32_t *to, sol_dist **out);
 
 #endif
