@@ -554,10 +554,19 @@ static sol_status eng_dup(eng *e, uint32_t v, uint32_t w, int forward)
     return st;
 }
 
-/* Order of duplication candidates: one-point nodes first (exact), then lower variance. */
-static double dup_key(const eng *e, uint32_t v)
+/* Order of duplication candidates: one-point nodes first (exact), then lower variance, then
+ * fewer atoms (cheaper to condition on). */
+static int dup_better(const eng *e, uint32_t v, uint32_t best)
 {
-    return is_point(e->d[v]) ? -1.0 : sol_dist_var(e->d[v]);
+    if (best == UINT32_MAX)
+        return 1;
+    int pv = is_point(e->d[v]), pb = is_point(e->d[best]);
+    if (pv != pb)
+        return pv;
+    double vv = sol_dist_var(e->d[v]), vb = sol_dist_var(e->d[best]);
+    if (vv != vb)
+        return vv < vb;
+    return sol_dist_len(e->d[v]) < sol_dist_len(e->d[best]);
 }
 
 /* Runs Dodin's method to the end; *out (owned by the caller) is the bound's distribution. With
@@ -577,20 +586,19 @@ static sol_status dodin_run(eng *e, vec *dupmem, sol_dist **out)
         }
         uint32_t bv = UINT32_MAX, bw = 0;
         int bfwd = 1;
-        double bkey = INFINITY;
         for (uint32_t w = 0; w < e->n; w++) {
             if (!e->alive[w] || w == e->src || w == e->snk)
                 continue;
             if (e->pred[w].n == 1) {
                 uint32_t v = e->pred[w].a[0];
-                if (v != e->src && e->succ[v].n >= 2 && dup_key(e, v) < bkey) {
-                    bv = v, bw = w, bfwd = 1, bkey = dup_key(e, v);
+                if (v != e->src && e->succ[v].n >= 2 && dup_better(e, v, bv)) {
+                    bv = v, bw = w, bfwd = 1;
                 }
             }
             if (e->succ[w].n == 1) {
                 uint32_t v = e->succ[w].a[0];
-                if (v != e->snk && e->pred[v].n >= 2 && dup_key(e, v) < bkey) {
-                    bv = v, bw = w, bfwd = 0, bkey = dup_key(e, v);
+                if (v != e->snk && e->pred[v].n >= 2 && dup_better(e, v, bv)) {
+                    bv = v, bw = w, bfwd = 0;
                 }
             }
         }

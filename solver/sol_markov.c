@@ -1,0 +1,212 @@
+/* The execution of a task graph with phase-type (Erlang) durations as an absorbing Markov
+ * chain: states are discovered breadth first (every transition completes one phase, so states
+ * come out ordered by the number of completed phases), then the mean time to absorption is
+ * computed backwards, E(s) = (1 + sum_i rate_i E(s_i)) / sum_i rate_i. */
+#include "sol_markov.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sol_dag.h"
+#include "sol_dist.h"
+
+typedef struct chain {
+    sol_ctx *ctx;
+    const sol_dag *d;
+    size_t n;        /* nodes = key length: key[v] = phases of v completed */
+    uint8_t *phases; /* K_v (0: the deterministic 0) */
+    double *rate;    /* per phase */
+    uint8_t *keys;   /* states, n bytes each, in discovery order */
+    size_t count, cap, limit;
+    uint32_t *table; /* open addressing: state index + 1, 0 empty */
+    size_t tsize;
+} chain;
+
+static uint64_t hash(const uint8_t *k, size_t n)
+{
+    uint64_t h = 1469598103934665603u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ k[i]) * 1099511628211u;
+    return h ^ (h >> 29);
+}
+
+/* Which nodes count as finished in state k: a timed node when all its phases are done, a
+ * zero-duration node as soon as all its predecessors are (it takes no time, but its successors
+ * still wait for its predecessors through it). O(N + A). */
+static void effective(const chain *c, const uint8_t *k, unsigned char *fin)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        uint32_t v = c->d->order[i];
+        int all = 1;
+        for (size_t j = c->d->poff[v]; j < c->d->poff[v + 1] && all; j++)
+            all = fin[c->d->pred[j]];
+        fin[v] = c->phases[v] > 0 ? k[v] == c->phases[v] : all;
+    }
+}
+
+/* Running: a timed node not finished whose predecessors all are. */
+static int running(const chain *c, const unsigned char *fin, uint32_t v)
+{
+    if (c->phases[v] == 0 || fin[v])
+        return 0;
+    for (size_t i = c->d->poff[v]; i < c->d->poff[v + 1]; i++)
+        if (!fin[c->d->pred[i]])
+            return 0;
+    return 1;
+}
+
+static sol_status grow_table(chain *c)
+{
+    size_t ns = c->tsize ? 2 * c->tsize : 1024;
+    uint32_t *t = calloc(ns, sizeof *t);
+    if (t == NULL)
+        return sol_ctx_fail(c->ctx, SOL_ENOMEM, "out of memory for the Markov chain's states");
+    for (size_t s = 0; s < c->count; s++) {
+        size_t h = hash(c->keys + s * c->n, c->n) & (ns - 1);
+        while (t[h] != 0)
+            h = (h + 1) & (ns - 1);
+        t[h] = (uint32_t)(s + 1);
+    }
+    free(c->table);
+    c->table = t;
+    c->tsize = ns;
+    return SOL_OK;
+}
+
+/* Index of state k, added when new (*idx). */
+static sol_status lookup(chain *c, const uint8_t *k, int add, size_t *idx)
+{
+    size_t h = hash(k, c->n) & (c->tsize - 1);
+    while (c->table[h] != 0) {
+        size_t s = c->table[h] - 1;
+        if (memcmp(c->keys + s * c->n, k, c->n) == 0) {
+            *idx = s;
+            return SOL_OK;
+        }
+        h = (h + 1) & (c->tsize - 1);
+    }
+    if (!add)
+        return sol_ctx_fail(c->ctx, SOL_ENUMERIC, "Markov chain: a successor state is missing");
+    if (c->count >= c->limit)
+        return sol_ctx_fail(c->ctx, SOL_ELIMIT,
+                            "Markov chain: more than %zu states (the state limit); use bounds or "
+                            "simulation, or raise the limit",
+                            c->limit);
+    if (c->count == c->cap) {
+        size_t nc = c->cap ? 2 * c->cap : 1024;
+        if (nc > c->limit)
+            nc = c->limit;
+        uint8_t *p = realloc(c->keys, nc * c->n);
+        if (p == NULL)
+            return sol_ctx_fail(c->ctx, SOL_ENOMEM,
+                                "out of memory for the Markov chain's states (%zu states)",
+                                c->count);
+        c->keys = p;
+        c->cap = nc;
+    }
+    memcpy(c->keys + c->count * c->n, k, c->n);
+    c->table[h] = (uint32_t)(c->count + 1);
+    *idx = c->count++;
+    if (2 * c->count > c->tsize)
+        return grow_table(c);
+    return SOL_OK;
+}
+
+static sol_status check_laws(chain *c, const sol_graph *g)
+{
+    for (uint32_t v = 0; v < c->n; v++) {
+        uint64_t k;
+        double r;
+        if (!sol_dist_erlang_params(c->d->dist[v], &k, &r)) {
+            const char *law = sol_dist_law_name(c->d->dist[v]);
+            return sol_ctx_fail(c->ctx, SOL_EINVAL,
+                                "Markov chain: node %lu (tag %lu) is %s, not exponential, Erlang "
+                                "or the deterministic 0",
+                                (unsigned long)v, (unsigned long)sol_graph_node_tag(g, v),
+                                law ? law : "a general distribution");
+        }
+        if (k > SOL_MARKOV_PHASES_MAX)
+            return sol_ctx_fail(c->ctx, SOL_EINVAL,
+                                "Markov chain: node %lu has %llu phases (at most %d)",
+                                (unsigned long)v, (unsigned long long)k, SOL_MARKOV_PHASES_MAX);
+        c->phases[v] = (uint8_t)k;
+        c->rate[v] = r;
+    }
+    return SOL_OK;
+}
+
+sol_status sol_markov_mean(sol_ctx *ctx, const sol_graph *g, size_t max_states, double *mean,
+                           size_t *states)
+{
+    *mean = 0.0;
+    if (states != NULL)
+        *states = 0;
+    if (max_states == 0)
+        max_states = SOL_MARKOV_STATES_DEFAULT;
+    if (max_states > SOL_MARKOV_STATES_MAX)
+        return sol_ctx_fail(ctx, SOL_EINVAL, "Markov chain: state limit %zu exceeds %zu",
+                            max_states, SOL_MARKOV_STATES_MAX);
+    sol_dag d;
+    sol_status st = sol_dag_build(ctx, g, &d);
+    if (st != SOL_OK)
+        return st;
+    chain c = {ctx, &d, d.n, NULL, NULL, NULL, 0, 0, max_states, NULL, 0};
+    c.phases = malloc(d.n ? d.n : 1);
+    c.rate = malloc((d.n ? d.n : 1) * sizeof *c.rate);
+    uint8_t *k = malloc(d.n ? d.n : 1);
+    unsigned char *fin = malloc(d.n ? d.n : 1);
+    double *val = NULL;
+    if (!c.phases || !c.rate || !k || !fin)
+        st = sol_ctx_fail(ctx, SOL_ENOMEM, "out of memory for a Markov chain");
+    if (st == SOL_OK)
+        st = check_laws(&c, g);
+    if (st == SOL_OK)
+        st = grow_table(&c);
+    size_t idx;
+    if (st == SOL_OK) {
+        memset(k, 0, d.n);
+        st = lookup(&c, k, 1, &idx);
+    }
+    /* breadth first: each transition completes one phase of one running node */
+    for (size_t s = 0; st == SOL_OK && s < c.count; s++) {
+        effective(&c, c.keys + s * c.n, fin);
+        for (uint32_t v = 0; st == SOL_OK && v < d.n; v++) {
+            if (!running(&c, fin, v))
+                continue;
+            memcpy(k, c.keys + s * c.n, c.n);
+            k[v]++;
+            st = lookup(&c, k, 1, &idx);
+        }
+    }
+    if (st == SOL_OK && (val = malloc(c.count * sizeof *val)) == NULL)
+        st = sol_ctx_fail(ctx, SOL_ENOMEM, "out of memory for the Markov chain's values");
+    /* backwards: successors were discovered after their predecessors */
+    for (size_t s = c.count; st == SOL_OK && s-- > 0;) {
+        double total = 0.0, acc = 0.0;
+        effective(&c, c.keys + s * c.n, fin);
+        for (uint32_t v = 0; st == SOL_OK && v < d.n; v++) {
+            if (!running(&c, fin, v))
+                continue;
+            memcpy(k, c.keys + s * c.n, c.n);
+            k[v]++;
+            st = lookup(&c, k, 0, &idx);
+            total += c.rate[v];
+            acc += c.rate[v] * (st == SOL_OK ? val[idx] : 0.0);
+        }
+        val[s] = total > 0.0 ? (1.0 + acc) / total : 0.0;
+    }
+    if (st == SOL_OK) {
+        *mean = val[0];
+        if (states != NULL)
+            *states = c.count;
+    }
+    free(val);
+    free(fin);
+    free(k);
+    free(c.phases);
+    free(c.rate);
+    free(c.keys);
+    free(c.table);
+    sol_dag_free(&d);
+    return st;
+}
