@@ -611,9 +611,9 @@ static const clause_rule clause_rules[PDL_C_COUNT] = {
     [PDL_C_SIZE_VECTOR] = {SB(INDEPENDENT) | SB(NEIGHBOR) | SB(NEIGHBOR_TORUS) | SB(PAIRED), 0,
                            NULL},
     [PDL_C_SIZE_GRID] = {SB(INDEPENDENT) | SB(NEIGHBOR) | SB(NEIGHBOR_TORUS) | SB(PAIRED), 0, NULL},
-    [PDL_C_DISTRIBUTION] = {SB(INDEPENDENT) | SB(NEIGHBOR) | SB(NEIGHBOR_TORUS) |
-                                SB(MACROPIPELINE) | SB(FORK_JOIN),
-                            0, NULL},
+    /* MACROPIPELINE stages always go to processors in blocks (models.md). */
+    [PDL_C_DISTRIBUTION] = {SB(INDEPENDENT) | SB(NEIGHBOR) | SB(NEIGHBOR_TORUS) | SB(FORK_JOIN), 0,
+                            NULL},
     [PDL_C_SCHEDULING] = {SB(INDEPENDENT) | SB(FORK_JOIN), 0, NULL},
     [PDL_C_VOLUME] = {ALL_SCHEMES, 0, NULL},
     [PDL_C_DEPENDENCY] = {SB(PAIRED), SB(PAIRED), "DEPENDENCY IS 1;"},
@@ -1070,6 +1070,9 @@ static void check_phase(checker *ck, pdl_phase *ph)
         pdl_note(ck->d, ph->name_loc,
                  "add 'PROBLEM SIZE IS VECTOR A(n);' or 'PROBLEM SIZE IS GRID B(rows, cols);'");
     }
+    /* A mapping the user gives is meant to be used: without SCHEDULING it means STATIC. */
+    if (seen[PDL_C_DISTRIBUTION] && !seen[PDL_C_SCHEDULING])
+        ph->dynamic = 0;
     if (ph->scheme == PDL_S_PAIRED)
         ph->mapping = PDL_MAP_CYCLIC; /* iterations are dealt out cyclically (models.md) */
     if (ph->scheme == PDL_S_ARBITRARY)
