@@ -2,10 +2,23 @@
  * stopping the run with status 1 when it reported errors. The only file that calls exit. */
 #include "pdl_check.h"
 #include "pdl_cli.h"
+#include "pdl_driver.h"
 #include "pdl_parse.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+
+struct output {
+    const pdl_table *t;
+    pdl_format fmt;
+    const char *program;
+};
+
+static int write_table(FILE *f, void *ctx)
+{
+    const struct output *o = ctx;
+    return pdl_table_write(f, o->t, o->fmt, o->program);
+}
 
 static int run(const pdl_options *o, pdl_diag *d, pdl_arena *a)
 {
@@ -44,8 +57,14 @@ static int run(const pdl_options *o, pdl_diag *d, pdl_arena *a)
         return 1;
     if (o->check)
         return 0;
-    fputs("pdlc: note: model generation is not implemented yet; use --check\n", stderr);
-    return 0;
+    pdl_run_opts ro = {o->procs, o->nprocs, o->quantiles, o->nquantiles, o->precision};
+    pdl_table *t = pdl_run(checked, d, &ro);
+    if (!t)
+        return 1;
+    struct output out = {t, o->format, prog->name};
+    int rc = pdl_write_atomic(o->output ? o->output : "-", write_table, &out, stderr);
+    pdl_table_free(t);
+    return rc == 0 ? 0 : 1;
 }
 
 int main(int argc, char **argv)

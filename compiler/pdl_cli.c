@@ -2,6 +2,9 @@
  * this file only turns text into values and says precisely what is wrong with bad ones. */
 #include "pdl_cli.h"
 
+#include "pdl_gen.h"
+#include "sol_ctx.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
@@ -14,6 +17,7 @@
 #define PDLC_VERSION "0.0.0"
 #endif
 
+/* printf format: the one argument is the solver's default lattice length. */
 static const char usage_text[] =
     "Usage: pdlc FILE [OPTION]...\n"
     "Predict how the parallel program described in the PDL file FILE scales.\n"
@@ -21,6 +25,12 @@ static const char usage_text[] =
     "  -c, --check              parse and check FILE only; print nothing on success\n"
     "  -D, --set NAME=VALUE     give variable NAME the value VALUE (repeatable)\n"
     "  -m, --machine FILE       read a machine model (repeatable; default: the ideal machine)\n"
+    "  -P, --max-procs N        model p = 1..N processors (default 16)\n"
+    "      --procs LIST         model these processor counts, e.g. 1,2,4-16,32\n"
+    "  -q, --quantiles LIST     add quantile columns, e.g. 0.5,0.95 gives q50,q95\n"
+    "      --precision N        solver lattice length (64..16777216; default %zu)\n"
+    "  -o, --output FILE        write the results to FILE (atomically) instead of stdout\n"
+    "  -f, --format FMT         csv (default) or json\n"
     "      --emit ast           print the parsed program for debugging\n"
     "  -h, --help               print this help and exit\n"
     "  -V, --version            print the version and exit\n"
@@ -28,7 +38,7 @@ static const char usage_text[] =
     "Exit status: 0 success, 1 errors in the input, 2 wrong usage.\n"
     "See pdlc(1) for the command and pdl(5) for the language.\n";
 
-enum { OPT_EMIT = 256 };
+enum { OPT_EMIT = 256, OPT_PROCS, OPT_PRECISION };
 
 static pdl_cli_result usage_error(FILE *err, const char *fmt, ...) PDL_PRINTF(2, 3);
 static pdl_cli_result usage_error(FILE *err, const char *fmt, ...)
@@ -61,6 +71,125 @@ static int parse_number(const char *s, double *v)
     while (isspace((unsigned char)*end))
         end++;
     return end != s && *end == '\0' && errno == 0 && isfinite(*v);
+}
+
+/* A whole-string unsigned integer in [lo, hi]. */
+static int parse_count(const char *s, uint64_t lo, uint64_t hi, uint64_t *v)
+{
+    if (!isdigit((unsigned char)*s))
+        return 0;
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(s, &end, 10);
+    if (*end != '\0' || errno != 0 || x < lo || x > hi)
+        return 0;
+    *v = x;
+    return 1;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* "1,2,4-16,32": single counts and inclusive ranges; sorted, duplicates removed. */
+static pdl_cli_result parse_procs(pdl_options *o, const char *arg, FILE *err)
+{
+    size_t cap = 16, n = 0;
+    uint64_t *v = malloc(cap * sizeof *v);
+    char *copy = strdup(arg);
+    pdl_cli_result r = v && copy ? PDL_CLI_RUN : usage_error(err, "%s", "out of memory");
+    char *save = NULL;
+    for (char *tok = copy ? strtok_r(copy, ",", &save) : NULL; tok && r == PDL_CLI_RUN;
+         tok = strtok_r(NULL, ",", &save)) {
+        uint64_t a, b;
+        char *dash = strchr(tok, '-');
+        if (dash)
+            *dash = '\0';
+        if (!parse_count(tok, 1, PDL_MAX_PROCS, &a) ||
+            (dash && !parse_count(dash + 1, 1, PDL_MAX_PROCS, &b))) {
+            r = usage_error(err,
+                            "--procs: '%s' is not a list of processor counts from 1 to %u "
+                            "(e.g. 1,2,4-16,32)",
+                            arg, PDL_MAX_PROCS);
+            break;
+        }
+        if (!dash)
+            b = a;
+        if (b < a) {
+            r = usage_error(err, "--procs: the range '%s-%s' runs backwards", tok, dash + 1);
+            break;
+        }
+        if (b - a + 1 > PDL_MAX_PROCS - n) {
+            r = usage_error(err, "--procs: more than %u processor counts", PDL_MAX_PROCS);
+            break;
+        }
+        for (uint64_t x = a; x <= b; x++) {
+            if (n == cap) {
+                cap *= 2;
+                uint64_t *nv = realloc(v, cap * sizeof *nv);
+                if (!nv) {
+                    r = usage_error(err, "%s", "out of memory");
+                    break;
+                }
+                v = nv;
+            }
+            v[n++] = x;
+        }
+    }
+    free(copy);
+    if (r == PDL_CLI_RUN && n == 0)
+        r = usage_error(err, "--procs: '%s' names no processor count", arg);
+    if (r != PDL_CLI_RUN) {
+        free(v);
+        return r;
+    }
+    qsort(v, n, sizeof *v, cmp_u64);
+    size_t m = 0;
+    for (size_t k = 0; k < n; k++)
+        if (m == 0 || v[m - 1] != v[k])
+            v[m++] = v[k];
+    free(o->procs);
+    o->procs = v;
+    o->nprocs = m;
+    return PDL_CLI_RUN;
+}
+
+static pdl_cli_result parse_quantiles(pdl_options *o, const char *arg, FILE *err)
+{
+    size_t n = 1;
+    for (const char *c = arg; *c; c++)
+        n += *c == ',';
+    double *q = malloc(n * sizeof *q);
+    char *copy = strdup(arg);
+    if (!q || !copy) {
+        free(q);
+        free(copy);
+        return usage_error(err, "%s", "out of memory");
+    }
+    size_t k = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        double v;
+        if (!parse_number(tok, &v) || !(v > 0 && v < 1)) {
+            pdl_cli_result r =
+                usage_error(err, "--quantiles: '%s' is not a probability between 0 and 1", tok);
+            free(q);
+            free(copy);
+            return r;
+        }
+        q[k++] = v;
+    }
+    free(copy);
+    if (k == 0) {
+        free(q);
+        return usage_error(err, "--quantiles: '%s' names no quantile", arg);
+    }
+    free(o->quantiles);
+    o->quantiles = q;
+    o->nquantiles = k;
+    return PDL_CLI_RUN;
 }
 
 static pdl_cli_result add_set(pdl_options *o, const char *arg, FILE *err)
@@ -105,6 +234,12 @@ pdl_cli_result pdl_cli_parse(int argc, char **argv, pdl_options *o, FILE *out, F
                                              {"set", required_argument, NULL, 'D'},
                                              {"machine", required_argument, NULL, 'm'},
                                              {"emit", required_argument, NULL, OPT_EMIT},
+                                             {"max-procs", required_argument, NULL, 'P'},
+                                             {"procs", required_argument, NULL, OPT_PROCS},
+                                             {"quantiles", required_argument, NULL, 'q'},
+                                             {"precision", required_argument, NULL, OPT_PRECISION},
+                                             {"output", required_argument, NULL, 'o'},
+                                             {"format", required_argument, NULL, 'f'},
                                              {"help", no_argument, NULL, 'h'},
                                              {"version", no_argument, NULL, 'V'},
                                              {NULL, 0, NULL, 0}};
@@ -112,8 +247,9 @@ pdl_cli_result pdl_cli_parse(int argc, char **argv, pdl_options *o, FILE *out, F
     optind = 0; /* full reinitialisation (glibc), so tests can parse several times */
     opterr = 0;
     int c;
-    int r = PDL_CLI_RUN;
-    while (r == PDL_CLI_RUN && (c = getopt_long(argc, argv, ":cD:m:hV", longopts, NULL)) != -1) {
+    pdl_cli_result r = PDL_CLI_RUN;
+    while (r == PDL_CLI_RUN &&
+           (c = getopt_long(argc, argv, ":cD:m:P:q:o:f:hV", longopts, NULL)) != -1) {
         switch (c) {
         case 'c':
             o->check = 1;
@@ -129,6 +265,42 @@ pdl_cli_result pdl_cli_parse(int argc, char **argv, pdl_options *o, FILE *out, F
             o->machines[o->nmachines++] = optarg;
             break;
         }
+        case 'P': {
+            uint64_t n;
+            if (!parse_count(optarg, 1, PDL_MAX_PROCS, &n))
+                return usage_error(err, "--max-procs: '%s' is not a number from 1 to %u", optarg,
+                                   PDL_MAX_PROCS);
+            char range[48];
+            snprintf(range, sizeof range, "1-%llu", (unsigned long long)n);
+            r = parse_procs(o, range, err);
+            break;
+        }
+        case OPT_PROCS: /* like --max-procs: the last one given wins */
+            r = parse_procs(o, optarg, err);
+            break;
+        case 'q':
+            r = parse_quantiles(o, optarg, err);
+            break;
+        case OPT_PRECISION: {
+            uint64_t n;
+            if (!parse_count(optarg, SOL_LEN_MIN, SOL_LEN_MAX, &n))
+                return usage_error(err, "--precision: '%s' is not a lattice length from %zu to %zu",
+                                   optarg, SOL_LEN_MIN, SOL_LEN_MAX);
+            o->precision = (size_t)n;
+            break;
+        }
+        case 'o':
+            o->output = optarg;
+            break;
+        case 'f':
+            if (strcmp(optarg, "csv") == 0)
+                o->format = PDL_FMT_CSV;
+            else if (strcmp(optarg, "json") == 0)
+                o->format = PDL_FMT_JSON;
+            else
+                return usage_error(err, "--format: unknown format '%s' (expected: csv or json)",
+                                   optarg);
+            break;
         case OPT_EMIT:
             if (strcmp(optarg, "ast") == 0)
                 o->emit = PDL_EMIT_AST;
@@ -136,7 +308,7 @@ pdl_cli_result pdl_cli_parse(int argc, char **argv, pdl_options *o, FILE *out, F
                 r = usage_error(err, "--emit: unknown output '%s' (expected: ast)", optarg);
             break;
         case 'h':
-            fputs(usage_text, out);
+            fprintf(out, usage_text, SOL_LEN_DEFAULT);
             return PDL_CLI_DONE;
         case 'V':
             fputs("pdlc " PDLC_VERSION "\n", out);
@@ -156,6 +328,11 @@ pdl_cli_result pdl_cli_parse(int argc, char **argv, pdl_options *o, FILE *out, F
     if (optind + 1 < argc)
         return usage_error(err, "more than one input file ('%s')", argv[optind + 1]);
     o->input = argv[optind];
+    if (!o->procs) {
+        char range[32];
+        snprintf(range, sizeof range, "1-%d", PDL_DEFAULT_MAX_PROCS);
+        return parse_procs(o, range, err);
+    }
     return PDL_CLI_RUN;
 }
 
@@ -165,5 +342,7 @@ void pdl_cli_free(pdl_options *o)
         free((char *)o->sets[k].name);
     free(o->sets);
     free(o->machines);
+    free(o->procs);
+    free(o->quantiles);
     memset(o, 0, sizeof *o);
 }

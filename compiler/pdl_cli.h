@@ -4,6 +4,7 @@
 #define PDL_CLI_H
 
 #include "pdl_check.h"
+#include "pdl_report.h"
 
 #include <stdio.h>
 
@@ -17,7 +18,17 @@ typedef struct pdl_options {
     size_t nsets;
     const char **machines; /* --machine FILE, in order */
     size_t nmachines;
+    uint64_t *procs; /* --procs / --max-procs, ascending and distinct (default 1..16) */
+    size_t nprocs;
+    double *quantiles; /* --quantiles, in the order given */
+    size_t nquantiles;
+    size_t precision;   /* --precision: solver lattice length, 0 = default */
+    const char *output; /* -o FILE, NULL for standard output */
+    pdl_format format;  /* --format */
 } pdl_options;
+
+/* The processor counts used when neither --procs nor --max-procs is given: 1..16. */
+#define PDL_DEFAULT_MAX_PROCS 16
 
 typedef enum pdl_cli_result {
     PDL_CLI_RUN = 0,  /* options parsed: go on */
