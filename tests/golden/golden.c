@@ -11,6 +11,8 @@
  *   --- stdout numeric TOL       expected stdout; numbers compared within relative TOL
  *   --- stderr                   expected standard error, exactly (default: empty)
  *   --- status                   expected exit status (default: 0)
+ *   --- expect-file NAME         the exact content NAME must have after the run
+ * After every run the case's directory must hold no "*.tmp.*" file (pdlc writes atomically).
  * One blank line before "=== " separates cases and belongs to no section.
  * Environment: GOLDEN_WRAPPER="valgrind -q --error-exitcode=99 ..." runs pdlc under a tool.
  * Each case runs in its own temporary directory with a 20 s limit. */
@@ -65,6 +67,8 @@ typedef struct tcase {
     double tol; /* < 0: exact stdout */
     tfile files[16];
     int nfiles;
+    tfile expect[4];
+    int nexpect;
 } tcase;
 
 static void case_free(tcase *c)
@@ -77,6 +81,10 @@ static void case_free(tcase *c)
     for (int k = 0; k < c->nfiles; k++) {
         free(c->files[k].name);
         free(c->files[k].content.s);
+    }
+    for (int k = 0; k < c->nexpect; k++) {
+        free(c->expect[k].name);
+        free(c->expect[k].content.s);
     }
     memset(c, 0, sizeof *c);
 }
@@ -124,6 +132,17 @@ static int rm_entry(const char *path, const struct stat *sb, int flag, struct FT
     (void)flag;
     (void)ftw;
     return remove(path);
+}
+
+static char *leftover; /* a "*.tmp.*" file found after a run */
+
+static int find_tmp(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    (void)sb;
+    (void)ftw;
+    if (flag == FTW_F && strstr(path + ftw->base, ".tmp.") && !leftover)
+        leftover = strdup(path);
+    return 0;
 }
 
 /* Splits one line into words; 'single quotes' group and are removed. */
@@ -280,10 +299,32 @@ static int run_case(const char *pdlc, const char *file, tcase *c)
         out = strdup("");
     if (!err)
         err = strdup("");
-    nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-
     int ok = 1;
     char why[512] = "";
+    for (int k = 0; k < c->nexpect && ok; k++) {
+        char path[4200];
+        size_t len;
+        snprintf(path, sizeof path, "%s/%s", dir, c->expect[k].name);
+        char *got = read_all(path, &len);
+        const char *want = c->expect[k].content.s ? c->expect[k].content.s : "";
+        if (!got || strcmp(got, want) != 0) {
+            ok = 0;
+            snprintf(why, sizeof why, "file %s %s", c->expect[k].name,
+                     got ? "differs from what was expected" : "is missing");
+            if (got)
+                show("actual content", got);
+        }
+        free(got);
+    }
+    leftover = NULL;
+    nftw(dir, find_tmp, 16, FTW_PHYS);
+    if (ok && leftover) {
+        ok = 0;
+        snprintf(why, sizeof why, "a temporary file was left behind: %s", leftover);
+    }
+    free(leftover);
+    nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+
     const char *expect_out = c->out.s ? c->out.s : "";
     const char *expect_err = c->err.s ? c->err.s : "";
     int expect_status = c->have_status ? c->status : 0;
@@ -375,6 +416,10 @@ int main(int argc, char **argv)
                 } else if (strncmp(s, "file ", 5) == 0 && c.nfiles < 16) {
                     c.files[c.nfiles].name = strdup(s + 5);
                     section = &c.files[c.nfiles++].content;
+                } else if (strncmp(s, "expect-file ", 12) == 0 && c.nexpect < 4) {
+                    c.expect[c.nexpect].name = strdup(s + 12);
+                    section = &c.expect[c.nexpect++].content;
+                    buf_add(section, "", 0);
                 } else if (strcmp(s, "stdin") == 0) {
                     section = &c.in;
                 } else if (strcmp(s, "stdout") == 0) {

@@ -30,6 +30,11 @@ static const struct {
     {"too many data lines", "needs a data file of more than 10^7 lines"},
     {"the execution pattern has more than", "needs more than 10^6 pairs of consecutive phases"},
     {"'%s' is too large", "needs a source file over 16 MiB (covered by a unit test)"},
+    {"expression cannot be evaluated here", "the checker resolves every name an expression uses"},
+    {"processor count %llu is outside", "the command line accepts only 1..PDL_MAX_PROCS"},
+    {"phase '%s' has %zu tasks", "needs a program of more than 10^5 TASK clauses"},
+    {"the mean runtime for p = %llu is not a finite number",
+     "the solver refuses non-finite moments first (gen-1.5 shows its message)"},
     {"%s", "a message passed through (bison's, or a helper's, covered at its origin)"},
 };
 
