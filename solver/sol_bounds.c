@@ -960,6 +960,348 @@ static sol_status insert_run(eng *e, scratch *s, sol_dist **out)
     return st;
 }
 
+/* ---------------------------------------------------------------- greedy searches */
+
+/* Undoes eng_dup(e, v, w, forward) when the copy is the last node and nothing else changed. */
+static sol_status eng_undup(eng *e, uint32_t v, uint32_t w, int forward)
+{
+    uint32_t c = (uint32_t)(e->n - 1);
+    for (size_t i = 0; i < e->pred[c].n; i++)
+        vec_remove(&e->succ[e->pred[c].a[i]], c);
+    for (size_t i = 0; i < e->succ[c].n; i++)
+        vec_remove(&e->pred[e->succ[c].a[i]], c);
+    e->dups--;
+    if (!is_point(e->d[c]))
+        e->inexact_dups--;
+    eng_kill(e, c);
+    free(e->pred[c].a);
+    free(e->succ[c].a);
+    e->pred[c] = e->succ[c] = (vec){NULL, 0, 0};
+    e->n--;
+    return forward ? eng_add_arc(e, v, w) : eng_add_arc(e, w, v);
+}
+
+/* A move of the greedy searches: delete u -> v (DEL), copy v for w (DUP, independent copy),
+ * fix v at its mean and copy it for w (JENSEN), give u and v each other's neighbours (UNION), or
+ * keep only the neighbours they share (INTER); UNION and INTER let them merge in parallel. */
+enum { MV_DEL, MV_DUP, MV_JENSEN, MV_UNION, MV_INTER };
+typedef struct move {
+    int kind, forward;
+    uint32_t a, b;
+    double key;
+} move;
+
+static int cmp_move(const void *x, const void *y)
+{
+    const move *p = x, *q = y;
+    if (p->key != q->key)
+        return p->key < q->key ? -1 : 1;
+    if (p->kind != q->kind)
+        return p->kind < q->kind ? -1 : 1;
+    if (p->a != q->a)
+        return p->a < q->a ? -1 : 1;
+    if (p->b != q->b)
+        return p->b < q->b ? -1 : 1;
+    return p->forward - q->forward;
+}
+
+typedef struct moves {
+    move *m;
+    size_t n, cap;
+} moves;
+
+static sol_status moves_add(sol_ctx *ctx, moves *ms, move mv)
+{
+    if (ms->n == ms->cap) {
+        size_t c = ms->cap ? 2 * ms->cap : 64;
+        move *p = realloc(ms->m, c * sizeof *p);
+        if (p == NULL)
+            return nomem(ctx);
+        ms->m = p;
+        ms->cap = c;
+    }
+    ms->m[ms->n++] = mv;
+    return SOL_OK;
+}
+
+/* Copy moves (Dodin's candidates: a node next to a fork or join whose other side is single),
+ * keyed by the copied node's variance; kind is MV_DUP or MV_JENSEN. Jensen moves are listed
+ * once per node (fixing v serves all of its copies). */
+static sol_status dup_moves(eng *e, int kind, moves *ms)
+{
+    sol_status st = SOL_OK;
+    for (uint32_t w = 0; w < e->n && st == SOL_OK; w++) {
+        if (!e->alive[w] || w == e->src || w == e->snk)
+            continue;
+        for (int fwd = 1; fwd >= 0 && st == SOL_OK; fwd--) {
+            const vec *side = fwd ? &e->pred[w] : &e->succ[w];
+            if (side->n != 1)
+                continue;
+            uint32_t v = side->a[0];
+            if (v == (fwd ? e->src : e->snk) || (fwd ? e->succ[v].n : e->pred[v].n) < 2 ||
+                (kind == MV_JENSEN && is_point(e->d[v])))
+                continue;
+            double var = is_point(e->d[v]) ? -1.0 : sol_dist_var(e->d[v]);
+            st = moves_add(e->ctx, ms, (move){kind, fwd, v, w, var});
+        }
+    }
+    return st;
+}
+
+/* Deletes the arcs that leave siblings v and w with the intersections of their predecessor and
+ * successor sets; each deletion is recorded as (from, to, tie_from, tie_to) in *del for undo. */
+static sol_status inter_del(eng *e, uint32_t v, uint32_t w, uint32_t **del, size_t *ndel,
+                            size_t *cap)
+{
+    uint32_t arcs[2 * 64];
+    size_t na = 0;
+    for (int k = 0; k < 2; k++) {
+        uint32_t x = k ? w : v, y = k ? v : w;
+        for (size_t i = 0; i < e->pred[x].n && na < 64; i++)
+            if (!vec_has(&e->pred[y], e->pred[x].a[i])) {
+                arcs[2 * na] = e->pred[x].a[i];
+                arcs[2 * na++ + 1] = x;
+            }
+        for (size_t i = 0; i < e->succ[x].n && na < 64; i++)
+            if (!vec_has(&e->succ[y], e->succ[x].a[i])) {
+                arcs[2 * na] = x;
+                arcs[2 * na++ + 1] = e->succ[x].a[i];
+            }
+    }
+    *ndel = 0;
+    for (size_t i = 0; i < na; i++) {
+        if (*ndel == *cap) {
+            size_t c = *cap ? 2 * *cap : 16;
+            uint32_t *p = realloc(*del, 4 * c * sizeof *p);
+            if (p == NULL)
+                return nomem(e->ctx);
+            *del = p;
+            *cap = c;
+        }
+        int tu, tv;
+        uint32_t *r = *del + 4 * *ndel;
+        sol_status st = del_arc(e, arcs[2 * i], arcs[2 * i + 1], &tu, &tv);
+        r[0] = arcs[2 * i];
+        r[1] = arcs[2 * i + 1];
+        r[2] = (uint32_t)tu;
+        r[3] = (uint32_t)tv;
+        ++*ndel;
+        if (st != SOL_OK)
+            return st;
+    }
+    return SOL_OK;
+}
+
+static sol_status inter_undo(eng *e, const uint32_t *del, size_t ndel)
+{
+    sol_status st = SOL_OK;
+    for (size_t i = ndel; i-- > 0 && st == SOL_OK;)
+        st = undel_arc(e, del[4 * i], del[4 * i + 1], (int)del[4 * i + 2], (int)del[4 * i + 3]);
+    return st;
+}
+
+/* Sample estimate after move mv (then undone); *merge tells whether a merge becomes possible. */
+static sol_status try_move(eng *e, scratch *s, const move *mv, double *est, int *merge)
+{
+    sol_status st = SOL_OK;
+    *merge = 1;
+    if (mv->kind == MV_JENSEN) {
+        double m = sol_dist_mean(e->d[mv->a]), saved[MC_SAMPLES];
+        for (size_t r = 0; r < MC_SAMPLES; r++) {
+            saved[r] = s->x[r * s->cap + mv->a];
+            s->x[r * s->cap + mv->a] = m;
+        }
+        *est = mc_estimate(e, s);
+        for (size_t r = 0; r < MC_SAMPLES; r++)
+            s->x[r * s->cap + mv->a] = saved[r];
+    } else if (mv->kind == MV_DUP) {
+        st = eng_dup(e, mv->a, mv->b, mv->forward);
+        if (st == SOL_OK) {
+            uint32_t c = (uint32_t)(e->n - 1);
+            for (size_t r = 0; r < MC_SAMPLES; r++)
+                s->x[r * s->cap + c] = sol_dist_sample(e->d[c], s->rng);
+            *est = mc_estimate(e, s);
+            st = eng_undup(e, mv->a, mv->b, mv->forward);
+        }
+    } else if (mv->kind == MV_DEL) {
+        int tu, tv;
+        st = del_arc(e, mv->a, mv->b, &tu, &tv);
+        if (st == SOL_OK) {
+            *merge = can_merge(e, mv->a) || can_merge(e, mv->b);
+            *est = mc_estimate(e, s);
+            st = undel_arc(e, mv->a, mv->b, tu, tv);
+        }
+    } else if (mv->kind == MV_INTER) {
+        uint32_t *del = NULL;
+        size_t ndel = 0, dcap = 0;
+        st = inter_del(e, mv->a, mv->b, &del, &ndel, &dcap);
+        *merge = can_merge(e, mv->a);
+        *est = mc_estimate(e, s);
+        sol_status s2 = inter_undo(e, del, ndel);
+        st = st != SOL_OK ? st : s2;
+        free(del);
+    } else {
+        uint32_t *added = NULL;
+        size_t nadded = 0, acap = 0;
+        st = union_add(e, mv->a, mv->b, &added, &nadded, &acap);
+        *est = mc_estimate(e, s);
+        union_undo(e, added, nadded);
+        free(added);
+    }
+    return st;
+}
+
+/* Applies move mv for good. */
+static sol_status do_move(eng *e, scratch *s, const move *mv)
+{
+    sol_status st = SOL_OK;
+    if (mv->kind == MV_JENSEN) {
+        sol_dist *pt;
+        st = sol_dist_deterministic(e->ctx, sol_dist_mean(e->d[mv->a]), &pt);
+        if (st != SOL_OK)
+            return st;
+        sol_dist_free(e->d[mv->a]);
+        e->d[mv->a] = pt;
+        st = eng_dup(e, mv->a, mv->b, mv->forward);
+    } else if (mv->kind == MV_DUP) {
+        st = eng_dup(e, mv->a, mv->b, mv->forward);
+    } else if (mv->kind == MV_DEL) {
+        int tu, tv;
+        st = del_arc(e, mv->a, mv->b, &tu, &tv);
+    } else if (mv->kind == MV_INTER) {
+        uint32_t *del = NULL;
+        size_t ndel = 0, dcap = 0;
+        st = inter_del(e, mv->a, mv->b, &del, &ndel, &dcap);
+        for (size_t i = 0; i < ndel; i++) {
+            eng_push_around(e, del[4 * i]);
+            eng_push_around(e, del[4 * i + 1]);
+        }
+        free(del);
+    } else {
+        uint32_t *added = NULL;
+        size_t nadded = 0, acap = 0;
+        unsigned char *touched = calloc(e->n, 1);
+        st = touched ? union_add(e, mv->a, mv->b, &added, &nadded, &acap) : nomem(e->ctx);
+        if (st == SOL_OK) {
+            /* only arcs from ancestors of the new arcs' tails can have become redundant */
+            for (size_t i = 0; i < nadded; i++) {
+                touched[added[2 * i]] = 1;
+                eng_reach(e, s, added[2 * i], 1);
+            }
+            for (uint32_t x = 0; x < e->n; x++)
+                touched[x] |= s->mark[x];
+            eng_unmark(e, s);
+            eng_transred(e, s, touched);
+        }
+        free(added);
+        free(touched);
+    }
+    eng_push_around(e, mv->a);
+    eng_push_around(e, mv->b);
+    return st;
+}
+
+/* Greedy search on sampled estimates (common random numbers). Lower (upper = 0): while stuck,
+ * either delete an arc (the makespan can only shrink) or fix a node at its mean and copy it
+ * (Jensen: the makespan is convex in each duration, and copies of a constant are exact),
+ * whichever keeps the estimate highest. Upper: either copy a node independently (Dodin) or
+ * merge two siblings by inserting arcs, whichever raises the estimate least. *out is the
+ * resulting exact series-parallel distribution, a bound in the chosen direction. */
+static sol_status greedy_run(eng *e, scratch *s, int upper, sol_dist **out)
+{
+    *out = NULL;
+    moves a = {NULL, 0, 0}, b = {NULL, 0, 0}, c = {NULL, 0, 0};
+    sol_status st = SOL_OK;
+    eng_push_all(e);
+    while (st == SOL_OK) {
+        st = eng_reduce(e);
+        uint32_t root = eng_root(e);
+        if (st != SOL_OK || root != UINT32_MAX) {
+            if (st == SOL_OK)
+                *out = sol_dist_retain(e->d[root]);
+            break;
+        }
+        if ((st = scratch_fit(e->ctx, s, e->n + 1)) != SOL_OK)
+            break;
+        mc_draw(e, s);
+        mc_estimate(e, s);
+        a.n = b.n = c.n = 0;
+        st = dup_moves(e, upper ? MV_DUP : MV_JENSEN, &a);
+        /* second list: deletions by criticality; third: sibling unions or intersections by the
+         * arcs they change */
+        for (uint32_t v = 0; v < e->n && st == SOL_OK; v++) {
+            if (!e->alive[v])
+                continue;
+            for (int dir = 0; dir < 2; dir++) {
+                const vec *sib = dir ? &e->pred[v] : &e->succ[v];
+                for (size_t i = 0; i < sib->n && st == SOL_OK; i++)
+                    for (size_t j = i + 1; j < sib->n && j < i + 8 && st == SOL_OK; j++) {
+                        uint32_t x = sib->a[i], y = sib->a[j];
+                        if (x != e->snk && y != e->snk && x != e->src && y != e->src)
+                            st = moves_add(e->ctx, &c,
+                                           (move){upper ? MV_UNION : MV_INTER, 0, x, y,
+                                                  (double)union_cost(e, x, y)});
+                    }
+            }
+            const vec *nb = &e->pred[v];
+            for (size_t i = 0; !upper && i < nb->n && st == SOL_OK; i++) {
+                uint32_t u = nb->a[i];
+                if ((u == e->src && nb->n == 1) || (v == e->snk && e->succ[u].n == 1))
+                    continue;
+                double crit = 0.0;
+                for (size_t r = 0; r < MC_SAMPLES; r++) {
+                    const double *f = s->f + r * s->cap;
+                    int last = 1;
+                    for (size_t j = 0; j < nb->n && last; j++)
+                        last = f[nb->a[j]] <= f[u];
+                    crit += last;
+                }
+                st = moves_add(e->ctx, &b, (move){MV_DEL, 0, u, v, crit});
+            }
+        }
+        if (st != SOL_OK)
+            break;
+        qsort(a.m, a.n, sizeof *a.m, cmp_move);
+        qsort(b.m, b.n, sizeof *b.m, cmp_move);
+        qsort(c.m, c.n, sizeof *c.m, cmp_move);
+        /* each list gets a third of the budget, the last one what the others left */
+        size_t budget = mc_budget(e), tried = 0, third = budget / 3 ? budget / 3 : 1;
+        size_t na = a.n < third ? a.n : third, nb = b.n < third ? b.n : third;
+        const move *best = NULL;
+        int best_merge = -1;
+        double best_est = upper ? INFINITY : -INFINITY;
+        for (size_t i = 0; i < a.n + b.n + c.n && tried < budget && st == SOL_OK; i++) {
+            if ((i < a.n && i >= na) || (i >= a.n && i < a.n + b.n && i - a.n >= nb))
+                continue;
+            const move *mv = i < a.n         ? &a.m[i]
+                             : i < a.n + b.n ? &b.m[i - a.n]
+                                             : &c.m[i - a.n - b.n];
+            if (i > a.n + b.n && cmp_move(mv, mv - 1) == 0)
+                continue;
+            if (mv->kind == MV_UNION && !union_ok(e, s, mv->a, mv->b))
+                continue;
+            tried++;
+            double est;
+            int merge;
+            st = try_move(e, s, mv, &est, &merge);
+            int better = upper ? est < best_est : est > best_est;
+            if (st == SOL_OK && (merge > best_merge || (merge == best_merge && better))) {
+                best = mv;
+                best_merge = merge;
+                best_est = est;
+            }
+        }
+        if (st == SOL_OK && best == NULL)
+            st = sol_ctx_fail(e->ctx, SOL_ENUMERIC, "greedy bound: no move applies");
+        if (st == SOL_OK)
+            st = do_move(e, s, best);
+    }
+    free(a.m);
+    free(b.m);
+    free(c.m);
+    return st;
+}
+
 /* ---------------------------------------------------------------- Kleindorfer forward passes */
 
 /* Kleindorfer's upper pass over an adjacency: finish[v] = (maximum of the predecessors' finishes
@@ -1313,8 +1655,8 @@ static sol_status cond_sum(sol_ctx *ctx, const sol_dag *d, cond_node *cn, size_t
 /* ---------------------------------------------------------------- the driver */
 
 static const char *const method_names[SOL_BOUND_COUNT] = {
-    "sp",          "cpm",   "kleindorfer-min", "arc-deletion", "conditioning",
-    "kleindorfer", "dodin", "arc-insertion",   "conditioning"};
+    "sp",    "cpm",           "kleindorfer-min", "arc-deletion", "conditioning", "kleindorfer",
+    "dodin", "arc-insertion", "conditioning",    "greedy-lower", "greedy-upper"};
 
 const char *sol_bound_method_name(sol_bound_method m)
 {
@@ -1354,10 +1696,10 @@ static sol_status settle(sol_ctx *ctx, sol_bounds_result *r, sol_bound_method m,
     return SOL_OK;
 }
 
-static int is_lower(sol_bound_method m)
+int sol_bound_method_is_lower(sol_bound_method m)
 {
-    return m == SOL_BOUND_CPM || m == SOL_BOUND_KLEIN_LOWER || m == SOL_BOUND_ARC_DELETE ||
-           m == SOL_BOUND_COND_LOWER;
+    return m == SOL_BOUND_SP || m == SOL_BOUND_CPM || m == SOL_BOUND_KLEIN_LOWER ||
+           m == SOL_BOUND_ARC_DELETE || m == SOL_BOUND_COND_LOWER || m == SOL_BOUND_GREEDY_LOWER;
 }
 
 /* Conditioning on the random residual nodes inside the nodes Dodin copied (dupmem). */
@@ -1513,6 +1855,20 @@ sol_status sol_bounds_mean(sol_ctx *ctx, const sol_graph *g, const sol_bounds_op
         }
         st = settle(ctx, out, SOL_BOUND_ARC_INSERT, s2, r, t0);
     }
+    for (int up = 0; up < 2 && st == SOL_OK && small; up++) {
+        sol_bound_method m = up ? SOL_BOUND_GREEDY_UPPER : SOL_BOUND_GREEDY_LOWER;
+        if (!wanted(&o, m))
+            continue;
+        t0 = now();
+        eng e;
+        sol_status s2 = eng_init(ctx, &d, d.dist, d.n + o.dup_limit, 0, &e);
+        r = NULL;
+        if (s2 == SOL_OK) {
+            s2 = greedy_run(&e, &s, up, &r);
+            eng_free(&e);
+        }
+        st = settle(ctx, out, m, s2, r, t0);
+    }
     scratch_free(&s);
     if (st == SOL_OK && dodin_ok && dodin_exact) {
         /* Dodin copied constants only: its value is exact */
@@ -1534,11 +1890,11 @@ sol_status sol_bounds_mean(sol_ctx *ctx, const sol_graph *g, const sol_bounds_op
         double v = out->value[m];
         if (isnan(v))
             continue;
-        if (is_lower((sol_bound_method)m) && !(v <= out->lower)) {
+        if (sol_bound_method_is_lower((sol_bound_method)m) && !(v <= out->lower)) {
             out->lower = v;
             out->lower_method = (sol_bound_method)m;
         }
-        if (!is_lower((sol_bound_method)m) && !(v >= out->upper)) {
+        if (!sol_bound_method_is_lower((sol_bound_method)m) && !(v >= out->upper)) {
             out->upper = v;
             out->upper_method = (sol_bound_method)m;
         }

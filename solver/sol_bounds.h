@@ -61,12 +61,26 @@ typedef enum sol_bound_method {
      * most opts.cond_cells atoms no cell is cut and both sides are exact. Cost:
      * (cells + 1)^k + cells^k Dodin runs. */
     SOL_BOUND_COND_UPPER,
+    /* lower: greedy search mixing arc deletion with Jensen copies. While the reduction is stuck,
+     * each candidate move is scored by the sample mean of the makespan over 128 fixed samples of
+     * the current node durations (common random numbers), and the move that lowers it least is
+     * made: delete an arc (a merge-enabling one when there is any), or fix a node that Dodin
+     * would copy at its mean and copy it (Jensen: the makespan is convex in each duration; copies
+     * of a constant are exact). At most 64 moves scored per step, each O(128 (N + A)). */
+    SOL_BOUND_GREEDY_LOWER,
+    /* upper: the same search mixing Dodin's independent copies with arc insertion (merging two
+     * siblings), the move that raises the sample mean least first. */
+    SOL_BOUND_GREEDY_UPPER,
     SOL_BOUND_COUNT
 } sol_bound_method;
 
 /* Short name of a method ("sp", "cpm", "kleindorfer-min", "arc-deletion", "conditioning",
- * "kleindorfer", "dodin", "arc-insertion"), as the compiler prints it. O(1). */
+ * "kleindorfer", "dodin", "arc-insertion", "greedy-lower", "greedy-upper"), as the compiler
+ * prints it. O(1). */
 const char *sol_bound_method_name(sol_bound_method m);
+
+/* 1 for the methods that give lower bounds (and SOL_BOUND_SP), 0 for upper ones. O(1). */
+int sol_bound_method_is_lower(sol_bound_method m);
 
 typedef struct sol_bounds_opts {
     size_t dup_limit;     /* Dodin: most node copies (default 200000) */

@@ -96,8 +96,7 @@ static void test_random(void)
         /* every method's own value is on its side of the simulation too */
         for (int m = 1; m < SOL_BOUND_COUNT; m++) {
             double v = b.value[m];
-            int lower = m == SOL_BOUND_CPM || m == SOL_BOUND_KLEIN_LOWER ||
-                        m == SOL_BOUND_ARC_DELETE || m == SOL_BOUND_COND_LOWER;
+            int lower = sol_bound_method_is_lower((sol_bound_method)m);
             if (isnan(v))
                 continue;
             CU_ASSERT(lower ? v <= s.mean + tol : v >= s.mean - tol);
