@@ -905,7 +905,8 @@ static sol_status insert_run(eng *e, scratch *s, sol_dist **out)
         }
         if (st != SOL_OK)
             break;
-        qsort(cs, nc, sizeof *cs, cmp_cand);
+        if (nc > 0)
+            qsort(cs, nc, sizeof *cs, cmp_cand);
         size_t best = SIZE_MAX, tried = 0;
         double best_est = INFINITY;
         mc_draw(e, s);
@@ -1261,9 +1262,12 @@ static sol_status greedy_run(eng *e, scratch *s, int upper, sol_dist **out)
         }
         if (st != SOL_OK)
             break;
-        qsort(a.m, a.n, sizeof *a.m, cmp_move);
-        qsort(b.m, b.n, sizeof *b.m, cmp_move);
-        qsort(c.m, c.n, sizeof *c.m, cmp_move);
+        if (a.n > 0)
+            qsort(a.m, a.n, sizeof *a.m, cmp_move);
+        if (b.n > 0)
+            qsort(b.m, b.n, sizeof *b.m, cmp_move);
+        if (c.n > 0)
+            qsort(c.m, c.n, sizeof *c.m, cmp_move);
         /* each list gets a third of the budget, the last one what the others left */
         size_t budget = mc_budget(e), tried = 0, third = budget / 3 ? budget / 3 : 1;
         size_t na = a.n < third ? a.n : third, nb = b.n < third ? b.n : third;
