@@ -673,111 +673,9 @@ static sol_status undel_arc(eng *e, uint32_t u, uint32_t v, int tie_u, int tie_v
     return eng_add_arc(e, u, v);
 }
 
-typedef struct cand {
-    uint32_t u, v;
-    double key;
-} cand;
-
-static int cmp_cand(const void *a, const void *b)
-{
-    const cand *x = a, *y = b;
-    if (x->key != y->key)
-        return x->key < y->key ? -1 : 1;
-    if (x->u != y->u)
-        return x->u < y->u ? -1 : 1;
-    return (x->v > y->v) - (x->v < y->v);
-}
-
-/* Greedy arc deletion to the end; *out is the lower bound's distribution. */
-static sol_status delete_run(eng *e, scratch *s, sol_dist **out)
-{
-    *out = NULL;
-    cand *cs = NULL;
-    size_t ccap = 0;
-    sol_status st = SOL_OK;
-    eng_push_all(e);
-    while (st == SOL_OK) {
-        st = eng_reduce(e);
-        uint32_t root = eng_root(e);
-        if (st != SOL_OK || root != UINT32_MAX) {
-            if (st == SOL_OK)
-                *out = sol_dist_retain(e->d[root]);
-            break;
-        }
-        if ((st = scratch_fit(e->ctx, s, e->n)) != SOL_OK)
-            break;
-        mc_draw(e, s);
-        mc_estimate(e, s);
-        /* candidates, keyed by how often (in the samples) u is the last predecessor of v */
-        size_t nc = 0;
-        for (uint32_t v = 0; v < e->n && st == SOL_OK; v++) {
-            if (!e->alive[v])
-                continue;
-            for (size_t i = 0; i < e->pred[v].n; i++) {
-                uint32_t u = e->pred[v].a[i];
-                /* deletions that ties would undo change nothing */
-                if ((u == e->src && e->pred[v].n == 1) || (v == e->snk && e->succ[u].n == 1))
-                    continue;
-                double crit = 0.0;
-                for (size_t r = 0; r < MC_SAMPLES; r++) {
-                    const double *f = s->f + r * s->cap;
-                    int last = 1;
-                    for (size_t j = 0; j < e->pred[v].n && last; j++)
-                        last = f[e->pred[v].a[j]] <= f[u];
-                    crit += last;
-                }
-                if (nc == ccap) {
-                    size_t c = ccap ? 2 * ccap : 64;
-                    cand *p = realloc(cs, c * sizeof *p);
-                    if (p == NULL) {
-                        st = nomem(e->ctx);
-                        break;
-                    }
-                    cs = p;
-                    ccap = c;
-                }
-                cs[nc++] = (cand){u, v, crit};
-            }
-        }
-        if (st != SOL_OK)
-            break;
-        if (nc == 0) {
-            st = sol_ctx_fail(e->ctx, SOL_ENUMERIC, "arc deletion: no arc to delete");
-            break;
-        }
-        qsort(cs, nc, sizeof *cs, cmp_cand);
-        size_t nt = nc < mc_budget(e) ? nc : mc_budget(e), best = 0;
-        int best_merge = -1;
-        double best_est = -INFINITY;
-        for (size_t i = 0; i < nt && st == SOL_OK; i++) {
-            int tu, tv;
-            st = del_arc(e, cs[i].u, cs[i].v, &tu, &tv);
-            if (st != SOL_OK)
-                break;
-            int merge = can_merge(e, cs[i].u) || can_merge(e, cs[i].v);
-            double est = mc_estimate(e, s);
-            if (merge > best_merge || (merge == best_merge && est > best_est)) {
-                best = i;
-                best_merge = merge;
-                best_est = est;
-            }
-            st = undel_arc(e, cs[i].u, cs[i].v, tu, tv);
-        }
-        int tu, tv;
-        if (st == SOL_OK)
-            st = del_arc(e, cs[best].u, cs[best].v, &tu, &tv);
-        eng_push_around(e, cs[best].u);
-        eng_push_around(e, cs[best].v);
-    }
-    free(cs);
-    return st;
-}
-
 /* ---------------------------------------------------------------- arc insertion */
 
-/* Gives v and w the union of their predecessor and successor sets when no cycle results
- * (returns 1), else changes nothing (returns 0). Added arcs are appended to added[] (pairs) when
- * it is not NULL, for undo; *nadded counts them. */
+/* 1 when giving v and w the union of their predecessor and successor sets closes no cycle. */
 static int union_ok(const eng *e, scratch *s, uint32_t v, uint32_t w)
 {
     /* a predecessor that v or w reaches, or a successor that reaches them, would close a cycle */
@@ -805,6 +703,7 @@ static int union_ok(const eng *e, scratch *s, uint32_t v, uint32_t w)
     return ok;
 }
 
+/* Adds the arcs of the union of v's and w's neighbours, appending them (pairs) to *added. */
 static sol_status union_add(eng *e, uint32_t v, uint32_t w, uint32_t **added, size_t *nadded,
                             size_t *acap)
 {
@@ -855,110 +754,6 @@ static size_t union_cost(const eng *e, uint32_t v, uint32_t w)
             c += !vec_has(&e->succ[b], e->succ[a].a[i]);
     }
     return c;
-}
-
-/* Greedy arc insertion to the end; *out is the upper bound's distribution. */
-static sol_status insert_run(eng *e, scratch *s, sol_dist **out)
-{
-    *out = NULL;
-    cand *cs = NULL;
-    size_t ccap = 0, nadded = 0, acap = 0;
-    uint32_t *added = NULL;
-    unsigned char *touched = NULL;
-    sol_status st = SOL_OK;
-    eng_push_all(e);
-    while (st == SOL_OK) {
-        st = eng_reduce(e);
-        uint32_t root = eng_root(e);
-        if (st != SOL_OK || root != UINT32_MAX) {
-            if (st == SOL_OK)
-                *out = sol_dist_retain(e->d[root]);
-            break;
-        }
-        if ((st = scratch_fit(e->ctx, s, e->n)) != SOL_OK)
-            break;
-        /* pairs of siblings (sharing a predecessor or a successor), fewest new arcs first */
-        size_t nc = 0;
-        for (uint32_t x = 0; x < e->n && st == SOL_OK; x++) {
-            if (!e->alive[x])
-                continue;
-            for (int dir = 0; dir < 2 && st == SOL_OK; dir++) {
-                const vec *nb = dir ? &e->pred[x] : &e->succ[x];
-                for (size_t i = 0; i + 1 < nb->n && st == SOL_OK; i++)
-                    for (size_t j = i + 1; j < nb->n && j < i + 8; j++) {
-                        if (nc == ccap) {
-                            size_t c = ccap ? 2 * ccap : 64;
-                            cand *p = realloc(cs, c * sizeof *p);
-                            if (p == NULL) {
-                                st = nomem(e->ctx);
-                                break;
-                            }
-                            cs = p;
-                            ccap = c;
-                        }
-                        uint32_t a = nb->a[i], b = nb->a[j];
-                        if (a == e->src || b == e->src || a == e->snk || b == e->snk)
-                            continue;
-                        cs[nc++] = (cand){a, b, (double)union_cost(e, a, b)};
-                    }
-            }
-        }
-        if (st != SOL_OK)
-            break;
-        if (nc > 0)
-            qsort(cs, nc, sizeof *cs, cmp_cand);
-        size_t best = SIZE_MAX, tried = 0;
-        double best_est = INFINITY;
-        mc_draw(e, s);
-        size_t budget = mc_budget(e);
-        for (size_t i = 0; i < nc && tried < budget && st == SOL_OK; i++) {
-            if (i > 0 && cs[i].u == cs[i - 1].u && cs[i].v == cs[i - 1].v)
-                continue;
-            if (!union_ok(e, s, cs[i].u, cs[i].v))
-                continue;
-            tried++;
-            nadded = 0;
-            st = union_add(e, cs[i].u, cs[i].v, &added, &nadded, &acap);
-            double est = mc_estimate(e, s);
-            union_undo(e, added, nadded);
-            if (st == SOL_OK && est < best_est) {
-                best = i;
-                best_est = est;
-            }
-        }
-        if (st != SOL_OK)
-            break;
-        if (best == SIZE_MAX) {
-            st = sol_ctx_fail(e->ctx, SOL_ENUMERIC, "arc insertion: no pair can be merged");
-            break;
-        }
-        nadded = 0;
-        st = union_add(e, cs[best].u, cs[best].v, &added, &nadded, &acap);
-        if (st != SOL_OK)
-            break;
-        /* only arcs from ancestors of the new arcs' tails can have become redundant */
-        free(touched);
-        touched = calloc(e->n, 1);
-        if (touched == NULL) {
-            st = nomem(e->ctx);
-            break;
-        }
-        eng_unmark(e, s);
-        for (size_t i = 0; i < nadded; i++) {
-            touched[added[2 * i]] = 1;
-            eng_reach(e, s, added[2 * i], 1);
-        }
-        for (uint32_t x = 0; x < e->n; x++)
-            touched[x] |= s->mark[x];
-        eng_unmark(e, s);
-        eng_transred(e, s, touched);
-        eng_push_around(e, cs[best].u);
-        eng_push_around(e, cs[best].v);
-    }
-    free(touched);
-    free(added);
-    free(cs);
-    return st;
 }
 
 /* ---------------------------------------------------------------- greedy searches */
@@ -1208,7 +1003,7 @@ static sol_status do_move(eng *e, scratch *s, const move *mv)
  * whichever keeps the estimate highest. Upper: either copy a node independently (Dodin) or
  * merge two siblings by inserting arcs, whichever raises the estimate least. *out is the
  * resulting exact series-parallel distribution, a bound in the chosen direction. */
-static sol_status greedy_run(eng *e, scratch *s, int upper, sol_dist **out)
+static sol_status greedy_run(eng *e, scratch *s, int upper, unsigned kinds, sol_dist **out)
 {
     *out = NULL;
     moves a = {NULL, 0, 0}, b = {NULL, 0, 0}, c = {NULL, 0, 0};
@@ -1227,7 +1022,9 @@ static sol_status greedy_run(eng *e, scratch *s, int upper, sol_dist **out)
         mc_draw(e, s);
         mc_estimate(e, s);
         a.n = b.n = c.n = 0;
-        st = dup_moves(e, upper ? MV_DUP : MV_JENSEN, &a);
+        int kd = upper ? MV_DUP : MV_JENSEN, ks = upper ? MV_UNION : MV_INTER;
+        if (kinds >> kd & 1u)
+            st = dup_moves(e, kd, &a);
         /* second list: deletions by criticality; third: sibling unions or intersections by the
          * arcs they change */
         for (uint32_t v = 0; v < e->n && st == SOL_OK; v++) {
@@ -1238,14 +1035,15 @@ static sol_status greedy_run(eng *e, scratch *s, int upper, sol_dist **out)
                 for (size_t i = 0; i < sib->n && st == SOL_OK; i++)
                     for (size_t j = i + 1; j < sib->n && j < i + 8 && st == SOL_OK; j++) {
                         uint32_t x = sib->a[i], y = sib->a[j];
-                        if (x != e->snk && y != e->snk && x != e->src && y != e->src)
+                        if ((kinds >> ks & 1u) && x != e->snk && y != e->snk && x != e->src &&
+                            y != e->src)
                             st = moves_add(e->ctx, &c,
                                            (move){upper ? MV_UNION : MV_INTER, 0, x, y,
                                                   (double)union_cost(e, x, y)});
                     }
             }
             const vec *nb = &e->pred[v];
-            for (size_t i = 0; !upper && i < nb->n && st == SOL_OK; i++) {
+            for (size_t i = 0; !upper && (kinds >> MV_DEL & 1u) && i < nb->n && st == SOL_OK; i++) {
                 uint32_t u = nb->a[i];
                 if ((u == e->src && nb->n == 1) || (v == e->snk && e->succ[u].n == 1))
                     continue;
@@ -1268,9 +1066,10 @@ static sol_status greedy_run(eng *e, scratch *s, int upper, sol_dist **out)
             qsort(b.m, b.n, sizeof *b.m, cmp_move);
         if (c.n > 0)
             qsort(c.m, c.n, sizeof *c.m, cmp_move);
-        /* each list gets a third of the budget, the last one what the others left */
-        size_t budget = mc_budget(e), tried = 0, third = budget / 3 ? budget / 3 : 1;
-        size_t na = a.n < third ? a.n : third, nb = b.n < third ? b.n : third;
+        /* each list gets an equal share of the budget, the last one what the others left */
+        size_t budget = mc_budget(e), tried = 0, lists = (a.n > 0) + (b.n > 0) + (c.n > 0);
+        size_t share = lists > 0 && budget / lists > 0 ? budget / lists : 1;
+        size_t na = a.n < share ? a.n : share, nb = b.n < share ? b.n : share;
         const move *best = NULL;
         int best_merge = -1;
         double best_est = upper ? INFINITY : -INFINITY;
@@ -1837,41 +1636,27 @@ sol_status sol_bounds_mean(sol_ctx *ctx, const sol_graph *g, const sol_bounds_op
     }
     scratch s = {0};
     int small = d.n <= o.search_nodes;
-    if (st == SOL_OK && small && wanted(&o, SOL_BOUND_ARC_DELETE)) {
-        t0 = now();
-        eng e;
-        sol_status s2 = eng_init(ctx, &d, d.dist, d.n, 0, &e);
-        r = NULL;
-        if (s2 == SOL_OK) {
-            s2 = delete_run(&e, &s, &r);
-            eng_free(&e);
-        }
-        st = settle(ctx, out, SOL_BOUND_ARC_DELETE, s2, r, t0);
-    }
-    if (st == SOL_OK && small && wanted(&o, SOL_BOUND_ARC_INSERT)) {
-        t0 = now();
-        eng e;
-        sol_status s2 = eng_init(ctx, &d, d.dist, d.n, 0, &e);
-        r = NULL;
-        if (s2 == SOL_OK) {
-            s2 = insert_run(&e, &s, &r);
-            eng_free(&e);
-        }
-        st = settle(ctx, out, SOL_BOUND_ARC_INSERT, s2, r, t0);
-    }
-    for (int up = 0; up < 2 && st == SOL_OK && small; up++) {
-        sol_bound_method m = up ? SOL_BOUND_GREEDY_UPPER : SOL_BOUND_GREEDY_LOWER;
-        if (!wanted(&o, m))
+    /* the greedy searches: arc deletion and insertion alone, then all moves mixed */
+    static const struct {
+        sol_bound_method m;
+        int upper;
+        unsigned kinds;
+    } searches[4] = {{SOL_BOUND_ARC_DELETE, 0, 1u << MV_DEL},
+                     {SOL_BOUND_ARC_INSERT, 1, 1u << MV_UNION},
+                     {SOL_BOUND_GREEDY_LOWER, 0, ~0u},
+                     {SOL_BOUND_GREEDY_UPPER, 1, ~0u}};
+    for (int i = 0; i < 4 && st == SOL_OK && small; i++) {
+        if (!wanted(&o, searches[i].m))
             continue;
         t0 = now();
         eng e;
         sol_status s2 = eng_init(ctx, &d, d.dist, d.n + o.dup_limit, 0, &e);
         r = NULL;
         if (s2 == SOL_OK) {
-            s2 = greedy_run(&e, &s, up, &r);
+            s2 = greedy_run(&e, &s, searches[i].upper, searches[i].kinds, &r);
             eng_free(&e);
         }
-        st = settle(ctx, out, m, s2, r, t0);
+        st = settle(ctx, out, searches[i].m, s2, r, t0);
     }
     scratch_free(&s);
     if (st == SOL_OK && dodin_ok && dodin_exact) {

@@ -112,6 +112,31 @@ static sol_status lookup(chain *c, const uint8_t *k, int add, size_t *idx)
     return SOL_OK;
 }
 
+/* The transitions out of state s, each running node completing one phase (k and fin are
+ * scratch). Discovery (val NULL) adds the successors; otherwise *out = E(s) = (1 + sum of rate *
+ * E(successor)) / total rate, from the successors' values. */
+static sol_status transitions(chain *c, size_t s, const double *val, uint8_t *k, unsigned char *fin,
+                              double *out)
+{
+    double total = 0.0, acc = 0.0;
+    sol_status st = SOL_OK;
+    effective(c, c->keys + s * c->n, fin);
+    for (uint32_t v = 0; st == SOL_OK && v < c->n; v++) {
+        if (!running(c, fin, v))
+            continue;
+        memcpy(k, c->keys + s * c->n, c->n); /* keys may have moved: re-read */
+        k[v]++;
+        size_t idx;
+        st = lookup(c, k, val == NULL, &idx);
+        total += c->rate[v];
+        if (st == SOL_OK && val != NULL)
+            acc += c->rate[v] * val[idx];
+    }
+    if (out != NULL)
+        *out = total > 0.0 ? (1.0 + acc) / total : 0.0;
+    return st;
+}
+
 static sol_status check_laws(chain *c, const sol_graph *g)
 {
     for (uint32_t v = 0; v < c->n; v++) {
@@ -168,33 +193,13 @@ sol_status sol_markov_mean(sol_ctx *ctx, const sol_graph *g, size_t max_states, 
         st = lookup(&c, k, 1, &idx);
     }
     /* breadth first: each transition completes one phase of one running node */
-    for (size_t s = 0; st == SOL_OK && s < c.count; s++) {
-        effective(&c, c.keys + s * c.n, fin);
-        for (uint32_t v = 0; st == SOL_OK && v < d.n; v++) {
-            if (!running(&c, fin, v))
-                continue;
-            memcpy(k, c.keys + s * c.n, c.n);
-            k[v]++;
-            st = lookup(&c, k, 1, &idx);
-        }
-    }
+    for (size_t s = 0; st == SOL_OK && s < c.count; s++)
+        st = transitions(&c, s, NULL, k, fin, NULL);
     if (st == SOL_OK && (val = malloc(c.count * sizeof *val)) == NULL)
         st = sol_ctx_fail(ctx, SOL_ENOMEM, "out of memory for the Markov chain's values");
     /* backwards: successors were discovered after their predecessors */
-    for (size_t s = c.count; st == SOL_OK && s-- > 0;) {
-        double total = 0.0, acc = 0.0;
-        effective(&c, c.keys + s * c.n, fin);
-        for (uint32_t v = 0; st == SOL_OK && v < d.n; v++) {
-            if (!running(&c, fin, v))
-                continue;
-            memcpy(k, c.keys + s * c.n, c.n);
-            k[v]++;
-            st = lookup(&c, k, 0, &idx);
-            total += c.rate[v];
-            acc += c.rate[v] * (st == SOL_OK ? val[idx] : 0.0);
-        }
-        val[s] = total > 0.0 ? (1.0 + acc) / total : 0.0;
-    }
+    for (size_t s = c.count; st == SOL_OK && s-- > 0;)
+        st = transitions(&c, s, val, k, fin, &val[s]);
     if (st == SOL_OK) {
         *mean = val[0];
         if (states != NULL)

@@ -11,22 +11,6 @@
 #include "sol_sim.h"
 #include "test_util.h"
 
-/* The "N" graph: A -> C, A -> D, B -> D, all Exp(1) (ids 0..3 = A, B, C, D). */
-static sol_graph *n_graph(sol_ctx *ctx)
-{
-    sol_graph *g;
-    sol_dist *e;
-    TU_OK(sol_graph_new(ctx, 0, &g));
-    TU_OK(sol_dist_exponential(ctx, 1.0, &e));
-    for (uint32_t i = 0; i < 4; i++)
-        TU_OK(sol_graph_add_node(ctx, g, e, i, NULL));
-    sol_dist_free(e);
-    TU_OK(sol_graph_add_arc(ctx, g, 0, 2));
-    TU_OK(sol_graph_add_arc(ctx, g, 0, 3));
-    TU_OK(sol_graph_add_arc(ctx, g, 1, 3));
-    return g;
-}
-
 /* 1 - F(t) of Kleindorfer's makespan on the N graph: max(A + C, max(A, B) + D) with the two
  * branches independent; A + C is Erlang(2, 1), max(A, B) + D has CDF 1 - 2t e^-t - e^-2t. */
 static double n_klein_sf(double t, void *unused)
@@ -39,7 +23,7 @@ static double n_klein_sf(double t, void *unused)
 static void test_n_upper_dist(void)
 {
     sol_ctx *ctx = sol_ctx_alloc();
-    sol_graph *g = n_graph(ctx);
+    sol_graph *g = tu_n_graph(ctx);
     sol_dist *ub;
     TU_OK(sol_bounds_upper_dist(ctx, g, &ub));
     /* Quadrature of the independent-branches makespan: 55/18 = 3.0556, the Dodin value of
@@ -83,7 +67,7 @@ static void test_sp_exact(void)
 static void test_cycle(void)
 {
     sol_ctx *ctx = sol_ctx_alloc();
-    sol_graph *g = n_graph(ctx);
+    sol_graph *g = tu_n_graph(ctx);
     sol_dist *ub;
     TU_OK(sol_graph_add_arc(ctx, g, 3, 1));
     TU_FAILS(sol_bounds_upper_dist(ctx, g, &ub), SOL_EINVAL);
@@ -97,7 +81,7 @@ static void test_cycle(void)
 static void test_n_methods(void)
 {
     sol_ctx *ctx = sol_ctx_alloc();
-    sol_graph *g = n_graph(ctx);
+    sol_graph *g = tu_n_graph(ctx);
     sol_bounds_result r;
     TU_OK(sol_bounds_mean(ctx, g, NULL, &r));
     CU_ASSERT_EQUAL(r.residual_nodes, 6); /* A, B, C, D, source, sink */

@@ -19,27 +19,6 @@ typedef struct part {
     sol_dist *makespan;
 } part;
 
-static sol_dist *random_dist(sol_ctx *ctx, gsl_rng *r)
-{
-    sol_dist *d = NULL;
-    double m = 0.5 + 2.0 * gsl_rng_uniform(r);
-    switch (gsl_rng_uniform_int(r, 4)) {
-    case 0:
-        TU_OK(sol_dist_exponential(ctx, m, &d));
-        break;
-    case 1:
-        TU_OK(sol_dist_erlang(ctx, 1 + (double)gsl_rng_uniform_int(r, 4), m, &d));
-        break;
-    case 2:
-        TU_OK(sol_dist_uniform(ctx, 0.0, 2.0 * m, &d));
-        break;
-    default:
-        TU_OK(sol_dist_deterministic(ctx, m, &d));
-        break;
-    }
-    return d;
-}
-
 static uint32_t *ids(size_t n)
 {
     uint32_t *a = malloc(n * sizeof *a);
@@ -52,7 +31,7 @@ static part build(sol_ctx *ctx, sol_graph *g, gsl_rng *r, int depth)
     part p = {NULL, NULL, 0, 0, NULL};
     if (depth == 0 || gsl_rng_uniform(r) < 0.15) {
         uint32_t id;
-        p.makespan = random_dist(ctx, r);
+        p.makespan = tu_random_dist(ctx, r, 4, 4);
         TU_OK(sol_graph_add_node(ctx, g, p.makespan, (uint32_t)sol_graph_node_count(g), &id));
         p.in = ids(1);
         p.out = ids(1);

@@ -20,34 +20,13 @@
 /* slack in units of the 95% half-width: 2 * 1.96 = 3.9 standard errors */
 #define SLACK 2.0
 
-static sol_dist *random_dist(sol_ctx *ctx, gsl_rng *r, int markov)
-{
-    sol_dist *d = NULL;
-    double m = 0.5 + 2.0 * gsl_rng_uniform(r);
-    switch (markov ? gsl_rng_uniform_int(r, 2) : gsl_rng_uniform_int(r, 4)) {
-    case 0:
-        TU_OK(sol_dist_exponential(ctx, m, &d));
-        break;
-    case 1:
-        TU_OK(sol_dist_erlang(ctx, 1 + (double)gsl_rng_uniform_int(r, markov ? 2 : 8), m, &d));
-        break;
-    case 2:
-        TU_OK(sol_dist_uniform(ctx, 0.0, 2.0 * m, &d));
-        break;
-    default:
-        TU_OK(sol_dist_deterministic(ctx, m, &d));
-        break;
-    }
-    return d;
-}
-
 /* n nodes, arcs only from lower to higher ids (acyclic by construction). */
 static sol_graph *random_graph(sol_ctx *ctx, gsl_rng *r, size_t n, int markov)
 {
     sol_graph *g;
     TU_OK(sol_graph_new(ctx, 0, &g));
     for (size_t i = 0; i < n; i++) {
-        sol_dist *d = random_dist(ctx, r, markov);
+        sol_dist *d = tu_random_dist(ctx, r, markov ? 2 : 4, markov ? 2 : 8);
         TU_OK(sol_graph_add_node(ctx, g, d, (uint32_t)i, NULL));
         sol_dist_free(d);
     }

@@ -8,21 +8,6 @@
 #include "sol_sim.h"
 #include "test_util.h"
 
-static sol_graph *n_graph(sol_ctx *ctx)
-{
-    sol_graph *g;
-    sol_dist *e;
-    TU_OK(sol_graph_new(ctx, 0, &g));
-    TU_OK(sol_dist_exponential(ctx, 1.0, &e));
-    for (uint32_t i = 0; i < 4; i++)
-        TU_OK(sol_graph_add_node(ctx, g, e, i, NULL));
-    sol_dist_free(e);
-    TU_OK(sol_graph_add_arc(ctx, g, 0, 2));
-    TU_OK(sol_graph_add_arc(ctx, g, 0, 3));
-    TU_OK(sol_graph_add_arc(ctx, g, 1, 3));
-    return g;
-}
-
 static void count_progress(void *arg, uint64_t done, uint64_t total)
 {
     uint64_t *calls = arg;
@@ -34,7 +19,7 @@ static void count_progress(void *arg, uint64_t done, uint64_t total)
 static void test_n_graph(void)
 {
     sol_ctx *ctx = sol_ctx_alloc();
-    sol_graph *g = n_graph(ctx);
+    sol_graph *g = tu_n_graph(ctx);
     sol_sim_result r;
     uint64_t calls[2] = {0, 0};
     TU_OK(sol_sim_run(ctx, g, 200000, 42, 0, count_progress, calls, &r));
@@ -51,7 +36,7 @@ static void test_n_graph(void)
 static void test_threads(void)
 {
     sol_ctx *ctx = sol_ctx_alloc();
-    sol_graph *g = n_graph(ctx);
+    sol_graph *g = tu_n_graph(ctx);
     sol_sim_result a, b, c;
     /* a sample count that is not a multiple of the block: the last block is short */
     uint64_t n = 5 * SOL_SIM_BLOCK + 123;

@@ -7,7 +7,11 @@
 
 #include <CUnit/CUnit.h>
 
+#include <gsl/gsl_rng.h>
+
 #include "sol_ctx.h"
+#include "sol_dist.h"
+#include "sol_graph.h"
 
 typedef struct tu_case {
     const char *name;
@@ -48,5 +52,12 @@ int tu_verbose(void);
         CU_ASSERT_EQUAL(s_, status);                                                               \
         CU_ASSERT(sol_ctx_message(ctx)[0] != '\0');                                                \
     } while (0)
+
+/* The "N" graph of design/solver-methods.md: A -> C, A -> D, B -> D, all Exp(1), ids 0..3 = A..D
+ * (exact mean 23/8). The caller frees it. */
+sol_graph *tu_n_graph(sol_ctx *ctx);
+/* A random duration with mean in [0.5, 2.5]: exponential or Erlang (1..max_phases phases) when
+ * kinds = 2, also uniform or deterministic when kinds = 4. The caller frees it. */
+sol_dist *tu_random_dist(sol_ctx *ctx, gsl_rng *r, unsigned kinds, unsigned max_phases);
 
 #endif
