@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 struct output {
     const pdl_table *t;
@@ -57,7 +58,8 @@ static int run(const pdl_options *o, pdl_diag *d, pdl_arena *a)
         return 1;
     if (o->check)
         return 0;
-    pdl_run_opts ro = {o->procs, o->nprocs, o->quantiles, o->nquantiles, o->precision};
+    pdl_run_opts ro = {o->procs,   o->nprocs,  o->quantiles, o->nquantiles, o->precision,
+                       o->methods, o->samples, o->seed,      o->threads,    isatty(fileno(stderr))};
     pdl_table *t = pdl_run(checked, d, &ro);
     if (!t)
         return 1;

@@ -3,6 +3,7 @@
 #include "pdl_cli.h"
 
 #include "pdl_gen.h"
+#include "pdl_generic.h"
 #include "sol_ctx.h"
 
 #include <ctype.h>
@@ -31,6 +32,11 @@ static const char usage_text[] =
     "      --precision N        solver lattice length (64..16777216; default %zu)\n"
     "  -o, --output FILE        write the results to FILE (atomically) instead of stdout\n"
     "  -f, --format FMT         csv (default) or json\n"
+    "  -M, --method LIST        approx (default), bounds, simulate, markov or all\n"
+    "                           (approx, bounds and simulate); e.g. bounds,markov\n"
+    "      --samples N          simulation samples (default 100000)\n"
+    "      --seed S             simulation seed (default 1)\n"
+    "      --threads N          simulation threads (default: all cores)\n"
     "      --emit ast           print the parsed program for debugging\n"
     "  -h, --help               print this help and exit\n"
     "  -V, --version            print the version and exit\n"
@@ -38,7 +44,7 @@ static const char usage_text[] =
     "Exit status: 0 success, 1 errors in the input, 2 wrong usage.\n"
     "See pdlc(1) for the command and pdl(5) for the language.\n";
 
-enum { OPT_EMIT = 256, OPT_PROCS, OPT_PRECISION };
+enum { OPT_EMIT = 256, OPT_PROCS, OPT_PRECISION, OPT_SAMPLES, OPT_SEED, OPT_THREADS };
 
 static pdl_cli_result usage_error(FILE *err, const char *fmt, ...) PDL_PRINTF(2, 3);
 static pdl_cli_result usage_error(FILE *err, const char *fmt, ...)
@@ -192,6 +198,38 @@ static pdl_cli_result parse_quantiles(pdl_options *o, const char *arg, FILE *err
     return PDL_CLI_RUN;
 }
 
+/* "bounds,simulate": the generic-model methods to run besides the scaled model. */
+static pdl_cli_result parse_methods(pdl_options *o, const char *arg, FILE *err)
+{
+    char *copy = strdup(arg), *save = NULL;
+    if (!copy)
+        return usage_error(err, "%s", "out of memory");
+    unsigned m = 0;
+    pdl_cli_result r = PDL_CLI_RUN;
+    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (strcmp(tok, "approx") == 0)
+            continue;
+        else if (strcmp(tok, "bounds") == 0)
+            m |= PDL_WANT_BOUNDS;
+        else if (strcmp(tok, "simulate") == 0)
+            m |= PDL_WANT_SIM;
+        else if (strcmp(tok, "markov") == 0)
+            m |= PDL_WANT_MARKOV;
+        else if (strcmp(tok, "all") == 0)
+            m |= PDL_WANT_BOUNDS | PDL_WANT_SIM;
+        else {
+            r = usage_error(err,
+                            "--method: unknown method '%s' (expected: approx, bounds, simulate, "
+                            "markov or all)",
+                            tok);
+            break;
+        }
+    }
+    free(copy);
+    o->methods = m;
+    return r;
+}
+
 static pdl_cli_result add_set(pdl_options *o, const char *arg, FILE *err)
 {
     const char *eq = strchr(arg, '=');
@@ -240,16 +278,22 @@ pdl_cli_result pdl_cli_parse(int argc, char **argv, pdl_options *o, FILE *out, F
                                              {"precision", required_argument, NULL, OPT_PRECISION},
                                              {"output", required_argument, NULL, 'o'},
                                              {"format", required_argument, NULL, 'f'},
+                                             {"method", required_argument, NULL, 'M'},
+                                             {"samples", required_argument, NULL, OPT_SAMPLES},
+                                             {"seed", required_argument, NULL, OPT_SEED},
+                                             {"threads", required_argument, NULL, OPT_THREADS},
                                              {"help", no_argument, NULL, 'h'},
                                              {"version", no_argument, NULL, 'V'},
                                              {NULL, 0, NULL, 0}};
     memset(o, 0, sizeof *o);
+    o->samples = PDL_DEFAULT_SAMPLES;
+    o->seed = PDL_DEFAULT_SEED;
     optind = 0; /* full reinitialisation (glibc), so tests can parse several times */
     opterr = 0;
     int c;
     pdl_cli_result r = PDL_CLI_RUN;
     while (r == PDL_CLI_RUN &&
-           (c = getopt_long(argc, argv, ":cD:m:P:q:o:f:hV", longopts, NULL)) != -1) {
+           (c = getopt_long(argc, argv, ":cD:m:P:q:o:f:M:hV", longopts, NULL)) != -1) {
         switch (c) {
         case 'c':
             o->check = 1;
@@ -301,6 +345,25 @@ pdl_cli_result pdl_cli_parse(int argc, char **argv, pdl_options *o, FILE *out, F
                 return usage_error(err, "--format: unknown format '%s' (expected: csv or json)",
                                    optarg);
             break;
+        case 'M':
+            r = parse_methods(o, optarg, err);
+            break;
+        case OPT_SAMPLES:
+            if (!parse_count(optarg, 2, SOL_SIM_SAMPLES_MAX, &o->samples))
+                return usage_error(err, "--samples: '%s' is not a number from 2 to %llu", optarg,
+                                   (unsigned long long)SOL_SIM_SAMPLES_MAX);
+            break;
+        case OPT_SEED:
+            if (!parse_count(optarg, 0, UINT64_MAX, &o->seed))
+                return usage_error(err, "--seed: '%s' is not a non-negative integer", optarg);
+            break;
+        case OPT_THREADS: {
+            uint64_t n;
+            if (!parse_count(optarg, 0, 4096, &n))
+                return usage_error(err, "--threads: '%s' is not a number from 0 to 4096", optarg);
+            o->threads = (int)n;
+            break;
+        }
         case OPT_EMIT:
             if (strcmp(optarg, "ast") == 0)
                 o->emit = PDL_EMIT_AST;

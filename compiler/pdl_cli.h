@@ -25,7 +25,14 @@ typedef struct pdl_options {
     size_t precision;   /* --precision: solver lattice length, 0 = default */
     const char *output; /* -o FILE, NULL for standard output */
     pdl_format format;  /* --format */
+    unsigned methods;   /* --method: PDL_WANT_* beyond the scaled model */
+    uint64_t samples;   /* --samples */
+    uint64_t seed;      /* --seed */
+    int threads;        /* --threads (0: all cores) */
 } pdl_options;
+
+#define PDL_DEFAULT_SAMPLES 100000
+#define PDL_DEFAULT_SEED    1
 
 /* The processor counts used when neither --procs nor --max-procs is given: 1..16. */
 #define PDL_DEFAULT_MAX_PROCS 16

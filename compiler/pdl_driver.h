@@ -14,6 +14,11 @@ typedef struct pdl_run_opts {
     const double *quantiles; /* in (0, 1) */
     size_t nquantiles;
     size_t precision; /* solver lattice length; 0: its default */
+    unsigned methods; /* PDL_WANT_* of pdl_generic.h besides the scaled model (always run) */
+    uint64_t samples; /* simulation */
+    uint64_t seed;
+    int threads;
+    int progress; /* print a progress line on stderr for long simulations */
 } pdl_run_opts;
 
 /* Runs the program on every machine of prog and every p. Returns the table (the caller frees

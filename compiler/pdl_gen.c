@@ -512,6 +512,22 @@ int pdl_gen_scatter(pdl_gen *g, double bytes, uint64_t nrecv, pdl_loc at, double
     return 0;
 }
 
+int pdl_gen_scatter_arrivals(pdl_gen *g, double bytes, uint64_t n, pdl_loc at, double *t)
+{
+    t[0] = 0;
+    double sum = 0;
+    for (uint64_t k = 1; k <= n; k++) {
+        double m;
+        if (pdl_gen_message(g, bytes, 0, k, at, &m) != 0)
+            return -1;
+        if (g->m->msg == PDL_MSG_LOGGP)
+            t[k] = (g->m->shared_memory ? 0 : (double)(k - 1) * loggp_gap(g->m, bytes)) + m;
+        else
+            t[k] = g->m->shared_memory ? m : (sum += m);
+    }
+    return 0;
+}
+
 int pdl_gen_exchange(pdl_gen *g, double bytes, uint64_t k, const uint64_t *partners,
                      size_t npartners, pdl_loc at, double *t)
 {
@@ -969,7 +985,7 @@ static pdl_concat_kind lookup_concat(const pdl_gen *g, const pdl_phase *a, const
     return PDL_J_BARRIER;
 }
 
-enum { JOIN_NONE = -1 };
+enum { JOIN_NONE = PDL_JOIN_NONE };
 
 /* How the end of x joins the start of y: the concatenation of their work phases; JOIN_NONE when
  * a non-work element separates them; BARRIER when several work pairs disagree. */
@@ -1268,9 +1284,33 @@ static int eval(pdl_gen *g, const pdl_pat *p, pval *out)
     return -1;
 }
 
-int pdl_gen_program(pdl_gen *g, size_t machine, uint64_t p, sol_dist **out)
+int pdl_gen_join_kind(pdl_gen *g, const pdl_pat *x, const pdl_pat *y)
 {
-    *out = NULL;
+    return join_kind(g, x, y);
+}
+
+int pdl_gen_nullable(pdl_gen *g, const pdl_pat *p)
+{
+    return nullable(g, p);
+}
+
+const pdl_checked *pdl_gen_checked(const pdl_gen *g)
+{
+    return g->prog;
+}
+
+const pdl_pat *pdl_gen_pattern(const pdl_gen *g)
+{
+    return g->prog->prog->pattern;
+}
+
+void pdl_gen_set_here(pdl_gen *g, pdl_loc at)
+{
+    g->here = at;
+}
+
+int pdl_gen_begin(pdl_gen *g, size_t machine, uint64_t p)
+{
     if (p == 0 || p > PDL_MAX_PROCS) {
         pdl_error(g->d, (pdl_loc){0, 0, 0}, "processor count %llu is outside 1..%u",
                   (unsigned long long)p, PDL_MAX_PROCS);
@@ -1290,7 +1330,148 @@ int pdl_gen_program(pdl_gen *g, size_t machine, uint64_t p, sol_dist **out)
                  g->m->name);
     else
         snprintf(g->where, sizeof g->where, " for p = %llu", (unsigned long long)p);
+    g->here = g->prog->prog->pattern_loc;
+    return 0;
+}
+
+int pdl_gen_program(pdl_gen *g, size_t machine, uint64_t p, sol_dist **out)
+{
+    *out = NULL;
+    if (pdl_gen_begin(g, machine, p) != 0)
+        return -1;
     int rc = eval_closed(g, g->prog->prog->pattern, out);
     clear_phases(g);
     return rc;
+}
+
+/* ---- generic-model segments ---- */
+
+int pdl_segment_init(pdl_gen *g, pdl_segment *s)
+{
+    memset(s, 0, sizeof *s);
+    s->p = g->p;
+    s->exit = malloc(g->p * sizeof *s->exit);
+    s->first = malloc(g->p * sizeof *s->first);
+    s->col_lo = malloc(g->p * sizeof *s->col_lo);
+    s->col_hi = malloc(g->p * sizeof *s->col_hi);
+    if (!s->exit || !s->first || !s->col_lo || !s->col_hi) {
+        pdl_segment_free(s);
+        return oom(g);
+    }
+    if (sol_graph_new(g->sc, PDL_MAX_GRAPH_NODES, &s->graph) != SOL_OK) {
+        pdl_segment_free(s);
+        return pdl_gen_solver_error(g, g->here);
+    }
+    for (uint64_t k = 0; k < g->p; k++)
+        s->exit[k] = s->first[k] = PDL_NONE;
+    s->empty = 1;
+    if (pdl_seg_node(g, s, g->zero, PDL_TAG(PDL_NODE_SYNC, PDL_NONE), &s->source) != 0) {
+        pdl_segment_free(s);
+        return -1;
+    }
+    s->sync_exit = s->source;
+    return 0;
+}
+
+void pdl_segment_free(pdl_segment *s)
+{
+    sol_graph_free(s->graph);
+    free(s->exit);
+    free(s->first);
+    free(s->col_lo);
+    free(s->col_hi);
+    memset(s, 0, sizeof *s);
+}
+
+int pdl_seg_node(pdl_gen *g, pdl_segment *s, const sol_dist *d, uint32_t tag, uint32_t *id)
+{
+    sol_status st = sol_graph_add_node(g->sc, s->graph, d, tag, id);
+    if (st == SOL_ELIMIT) {
+        pdl_error(g->d, g->here, "the generic model has more than %u nodes", PDL_MAX_GRAPH_NODES);
+        where_note(g, g->here);
+        return -1;
+    }
+    return st == SOL_OK ? 0 : pdl_gen_solver_error(g, g->here);
+}
+
+int pdl_seg_arc(pdl_gen *g, pdl_segment *s, uint32_t from, uint32_t to)
+{
+    if (from == PDL_NONE || from == to)
+        return 0;
+    return sol_graph_add_arc(g->sc, s->graph, from, to) == SOL_OK
+               ? 0
+               : pdl_gen_solver_error(g, g->here);
+}
+
+int pdl_seg_message(pdl_gen *g, pdl_segment *s, uint32_t from, uint64_t a, uint32_t to, uint64_t b,
+                    double bytes, uint32_t phase, pdl_loc at)
+{
+    double t = 0;
+    if (a != b && pdl_gen_message(g, bytes, a, b, at, &t) != 0)
+        return -1;
+    if (t <= 0)
+        return pdl_seg_arc(g, s, from, to);
+    sol_dist *m;
+    uint32_t id;
+    if (pdl_gen_point(g, t, at, &m) != 0)
+        return -1;
+    int rc = pdl_seg_node(g, s, m, PDL_TAG(PDL_NODE_COMM, phase), &id);
+    sol_dist_free(m);
+    if (rc == 0)
+        rc = pdl_seg_arc(g, s, from, id);
+    if (rc == 0)
+        rc = pdl_seg_arc(g, s, id, to);
+    return rc;
+}
+
+int pdl_seg_join(pdl_gen *g, pdl_segment *s, int join, uint64_t k, uint32_t node,
+                 const pdl_phase *ph)
+{
+    (void)ph;
+    if (s->empty)
+        return pdl_seg_arc(g, s, s->source, node);
+    if (s->sync_exit != PDL_NONE)
+        return pdl_seg_arc(g, s, s->sync_exit, node);
+    if (join == (int)PDL_J_SERIAL)
+        return pdl_seg_arc(g, s, s->exit[k] != PDL_NONE ? s->exit[k] : s->source, node);
+    /* Neighbour joins: after processors k-1, k and k+1 of the previous instance (wrapping
+       around for the torus joins). Precedence only: each phase's data moves inside its own
+       instance (scatters, pipeline messages, fork and join, a NEIGHBOR phase's unit-level
+       exchanges), as the scaled model counts it. */
+    int wrap = join == (int)PDL_J_TORUS || join == (int)PDL_J_NEIGHBOR_TORUS;
+    int any = 0;
+    for (int dk = -1; dk <= 1; dk++) {
+        int64_t q = (int64_t)k + dk;
+        if (q < 0 || q >= (int64_t)s->p) {
+            if (!wrap || s->p < 3)
+                continue;
+            q = (q + (int64_t)s->p) % (int64_t)s->p;
+        }
+        if (s->exit[q] == PDL_NONE)
+            continue;
+        any = 1;
+        if (pdl_seg_arc(g, s, s->exit[q], node) != 0)
+            return -1;
+    }
+    return any ? 0 : pdl_seg_arc(g, s, s->source, node);
+}
+
+int pdl_seg_set_exits(pdl_gen *g, pdl_segment *s, const uint32_t *exit, uint32_t sync_exit,
+                      const pdl_phase *ph)
+{
+    (void)g;
+    s->empty = 0;
+    s->prev = ph;
+    if (sync_exit != PDL_NONE) {
+        s->sync_exit = sync_exit;
+        for (uint64_t k = 0; k < s->p; k++)
+            s->exit[k] = sync_exit;
+        return 0;
+    }
+    /* A processor idle in this instance keeps the exit of its last work. */
+    s->sync_exit = PDL_NONE;
+    for (uint64_t k = 0; k < s->p; k++)
+        if (exit[k] != PDL_NONE)
+            s->exit[k] = exit[k];
+    return 0;
 }

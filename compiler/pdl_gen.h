@@ -8,6 +8,7 @@
 
 #include "sol_ctx.h"
 #include "sol_dist.h"
+#include "sol_graph.h"
 
 #include <stdint.h>
 
@@ -58,6 +59,22 @@ int pdl_gen_linear(pdl_gen *g, sol_dist **d);
  * that are only added further. */
 int pdl_gen_sum_linear(pdl_gen *g, const sol_dist *x, uint64_t m, sol_dist **out);
 
+/* Sets the generator up for (machine, p) without building anything: for pdl_generic, which
+ * walks the pattern itself. -1 after reporting (p out of range). */
+int pdl_gen_begin(pdl_gen *g, size_t machine, uint64_t p);
+/* How the end of pattern node x joins the start of y: a pdl_concat_kind, or PDL_JOIN_NONE when
+ * a non-work element separates them (BARRIER when several work pairs disagree). */
+#define PDL_JOIN_NONE (-1)
+int pdl_gen_join_kind(pdl_gen *g, const pdl_pat *x, const pdl_pat *y);
+/* Whether a pattern node can run zero times for the current p. */
+int pdl_gen_nullable(pdl_gen *g, const pdl_pat *p);
+/* The checked program being modelled. */
+const pdl_checked *pdl_gen_checked(const pdl_gen *g);
+/* The program's execution pattern. */
+const pdl_pat *pdl_gen_pattern(const pdl_gen *g);
+/* The current pattern node or phase, for errors without a more precise place. */
+void pdl_gen_set_here(pdl_gen *g, pdl_loc at);
+
 /* The solver context (precision, truncation notes) of the generator. */
 sol_ctx *pdl_gen_solver(pdl_gen *g);
 
@@ -102,6 +119,9 @@ int pdl_gen_message(pdl_gen *g, double bytes, uint64_t a, uint64_t b, pdl_loc at
 int pdl_gen_scatter(pdl_gen *g, double bytes, uint64_t nrecv, pdl_loc at, double *t);
 int pdl_gen_exchange(pdl_gen *g, double bytes, uint64_t k, const uint64_t *partners,
                      size_t npartners, pdl_loc at, double *t);
+/* When each of processors 1..n has its part of a scatter from processor 0: t[k] for 1 <= k <= n
+ * (t[0] = 0). The last arrival is pdl_gen_scatter's time. O(n). */
+int pdl_gen_scatter_arrivals(pdl_gen *g, double bytes, uint64_t n, pdl_loc at, double *t);
 /* The machine's barrier and contention delays for the current p (points at 0 when none). */
 int pdl_gen_barrier(pdl_gen *g, sol_dist **out);
 int pdl_gen_contention(pdl_gen *g, sol_dist **out);
@@ -125,6 +145,75 @@ int pdl_shares_finish(pdl_gen *g, const pdl_shares *s, sol_dist **out);
  * group, so regular mappings give a handful of groups. out must be initialised for p. */
 int pdl_gen_load_shares(pdl_gen *g, const sol_dist *x, const uint64_t *counts, const double *extra,
                         pdl_loc at, pdl_shares *out);
+
+/* ---- generic models (design/models.md, "Generic model per scheme") ----
+ * A segment of work phase instances that do not synchronise between each other (joined
+ * NEIGHBOR, TORUS, NEIGHBOR-TORUS or SERIAL) is one task graph. Each scheme adds an instance:
+ * its units per processor as chains collapsed exactly (first / convolved middle / last), arcs
+ * that cross processors through message nodes, and the joins to the previous instance. */
+
+/* Kinds of node, in the tag's top bits (the low bits hold the phase index + 1). */
+enum {
+    PDL_NODE_WORK = 0,
+    PDL_NODE_COMM = 1,
+    PDL_NODE_SYNC = 2,   /* the segment's ends, a fork's or a join's zero node */
+    PDL_NODE_ARRIVAL = 3 /* an interarrival time */
+};
+/* phase_index PDL_NONE (no phase) encodes as 0; kinds stay below 0xF so tags stay below the
+ * solver's reserved ones. */
+#define PDL_TAG(kind, phase_index)                                                                 \
+    (((uint32_t)(kind) << 28) | (((uint32_t)(phase_index) + 1) & 0x0FFFFFFFu))
+#define PDL_TAG_KIND(tag)  ((tag) >> 28)
+#define PDL_TAG_PHASE(tag) (((tag)&0x0FFFFFFFu) - 1) /* (uint32_t)-1: none */
+#define PDL_NONE           UINT32_MAX
+
+/* Largest generic graph built (nodes). */
+#define PDL_MAX_GRAPH_NODES (1u << 22)
+
+typedef struct pdl_segment {
+    sol_graph *graph;
+    uint64_t p;
+    uint32_t source; /* zero node every first instance starts after */
+    /* The previous instance, for the next one's joins: per processor its exit node (PDL_NONE:
+       idle), or one exit for all when it ended synchronised. */
+    uint32_t *exit;
+    uint32_t sync_exit;
+    const pdl_phase *prev;
+    /* NEIGHBOR phases: per processor the first unit of the previous instance and its column
+       range, for unit-level neighbour arcs between instances of the same layout. */
+    uint32_t *first;
+    uint64_t *col_lo, *col_hi;
+    uint64_t ncols;
+    int empty; /* no instance yet */
+} pdl_segment;
+
+int pdl_segment_init(pdl_gen *g, pdl_segment *s);
+void pdl_segment_free(pdl_segment *s);
+/* Adds a node of duration d (the graph retains it); -1 after reporting. */
+int pdl_seg_node(pdl_gen *g, pdl_segment *s, const sol_dist *d, uint32_t tag, uint32_t *id);
+int pdl_seg_arc(pdl_gen *g, pdl_segment *s, uint32_t from, uint32_t to);
+/* An arc from processor a's node to processor b's node, through a message node of `bytes` when
+ * a != b and the message costs anything. */
+int pdl_seg_message(pdl_gen *g, pdl_segment *s, uint32_t from, uint64_t a, uint32_t to, uint64_t b,
+                    double bytes, uint32_t phase, pdl_loc at);
+/* Makes `node` (on processor k) start after the previous instance as the join says: SERIAL:
+ * processor k's exit; neighbour joins: the exits of k-1, k, k+1 (wrapping for the torus joins),
+ * precedence only (each phase's messages are part of its own instance); a synchronised previous
+ * end: that node; nothing before: the segment's source. */
+int pdl_seg_join(pdl_gen *g, pdl_segment *s, int join, uint64_t k, uint32_t node,
+                 const pdl_phase *ph);
+/* Records the instance's exits for the next one (exit[k] per processor, or one node). */
+int pdl_seg_set_exits(pdl_gen *g, pdl_segment *s, const uint32_t *exit, uint32_t sync_exit,
+                      const pdl_phase *ph);
+
+/* Scheme graph builders: one instance of ph appended to the segment, joined as `join` says
+ * (a pdl_concat_kind, or -1 for the first instance). */
+int pdl_graph_independent(pdl_gen *g, const pdl_phase *ph, pdl_segment *s, int join);
+int pdl_graph_neighbor(pdl_gen *g, const pdl_phase *ph, pdl_segment *s, int join);
+int pdl_graph_macropipeline(pdl_gen *g, const pdl_phase *ph, pdl_segment *s, int join);
+int pdl_graph_forkjoin(pdl_gen *g, const pdl_phase *ph, pdl_segment *s, int join);
+int pdl_graph_paired(pdl_gen *g, const pdl_phase *ph, pdl_segment *s, int join);
+int pdl_graph_arbitrary(pdl_gen *g, const pdl_phase *ph, pdl_segment *s, int join);
 
 /* Scheme generators: one instance of phase ph on the current p, as shares. */
 int pdl_gen_independent(pdl_gen *g, const pdl_phase *ph, pdl_shares *out);

@@ -208,11 +208,13 @@ static int schedule(pdl_gen *g, const pdl_phase *ph, sched *s, double bytes, pdl
     return rc;
 }
 
-int pdl_gen_arbitrary(pdl_gen *g, const pdl_phase *ph, pdl_shares *out)
+/* Schedules ph on the current p and adds its tasks to the segment: task nodes, arcs (through a
+ * message node when they cross processors), processor order, and the first task on each
+ * processor joined to the previous instance. exit[k] receives each processor's last task. */
+static int build(pdl_gen *g, const pdl_phase *ph, pdl_segment *seg, int join, uint32_t *exit)
 {
     uint64_t p = pdl_gen_p(g);
     size_t n = ph->ntasks;
-    sol_ctx *sc = pdl_gen_solver(g);
     pdl_env env;
     pdl_gen_env(g, &env);
     if (n > PDL_MAX_TASKS) {
@@ -225,17 +227,16 @@ int pdl_gen_arbitrary(pdl_gen *g, const pdl_phase *ph, pdl_shares *out)
         return -1;
     pdl_loc at = ph->volume ? ph->volume->loc : ph->name_loc;
     sched s = {n,
-               calloc(n, sizeof(double)),
-               calloc(n, sizeof(double)),
-               calloc(n, sizeof(size_t *)),
-               calloc(n, sizeof(size_t)),
-               calloc(n, sizeof(uint64_t)),
-               calloc(n, sizeof(double)),
-               calloc(n, sizeof(size_t))};
-    sol_dist **dist = calloc(n, sizeof *dist);
-    sol_graph *graph = NULL;
-    sol_dist *total = NULL;
-    int rc = s.mean && s.prio && s.pred && s.npred && s.proc && s.finish && s.order && dist
+               calloc(n ? n : 1, sizeof(double)),
+               calloc(n ? n : 1, sizeof(double)),
+               calloc(n ? n : 1, sizeof(size_t *)),
+               calloc(n ? n : 1, sizeof(size_t)),
+               calloc(n ? n : 1, sizeof(uint64_t)),
+               calloc(n ? n : 1, sizeof(double)),
+               calloc(n ? n : 1, sizeof(size_t))};
+    sol_dist **dist = calloc(n ? n : 1, sizeof *dist);
+    uint32_t *id = malloc((n ? n : 1) * sizeof *id);
+    int rc = s.mean && s.prio && s.pred && s.npred && s.proc && s.finish && s.order && dist && id
                  ? 0
                  : pdl_gen_nomem(g);
     for (size_t t = 0; t < n && rc == 0; t++) {
@@ -264,68 +265,59 @@ int pdl_gen_arbitrary(pdl_gen *g, const pdl_phase *ph, pdl_shares *out)
     }
     if (rc == 0)
         rc = schedule(g, ph, &s, bytes, at);
-    /* The graph: tasks, their arcs (through a message node when they cross processors), and
-       the order of the tasks on each processor. */
-    if (rc == 0 && sol_graph_new(sc, 0, &graph) != SOL_OK)
-        rc = pdl_gen_solver_error(g, ph->name_loc);
-    uint32_t *id = rc == 0 ? malloc(n * sizeof *id) : NULL;
-    if (rc == 0 && !id)
-        rc = pdl_gen_nomem(g);
+    uint32_t tag = PDL_TAG(PDL_NODE_WORK, ph->index);
     for (size_t t = 0; t < n && rc == 0; t++)
-        if (sol_graph_add_node(sc, graph, dist[t], (uint32_t)t, &id[t]) != SOL_OK)
-            rc = pdl_gen_solver_error(g, ph->tasks[t].loc);
-    for (size_t t = 0; t < n && rc == 0; t++) {
+        rc = pdl_seg_node(g, seg, dist[t], tag, &id[t]);
+    for (size_t t = 0; t < n && rc == 0; t++)
         for (size_t q = 0; q < ph->tasks[t].nsucc && rc == 0; q++) {
             size_t v = ph->tasks[t].succ[q];
-            double msg = 0;
-            if (s.proc[t] != s.proc[v])
-                rc = pdl_gen_message(g, bytes, s.proc[t], s.proc[v], at, &msg);
-            if (rc != 0)
-                break;
-            if (msg > 0) {
-                sol_dist *m;
-                uint32_t mid;
-                rc = pdl_gen_point(g, msg, at, &m);
-                if (rc == 0) {
-                    sol_status st = sol_graph_add_node(sc, graph, m, (uint32_t)n, &mid);
-                    sol_dist_free(m);
-                    if (st != SOL_OK || sol_graph_add_arc(sc, graph, id[t], mid) != SOL_OK ||
-                        sol_graph_add_arc(sc, graph, mid, id[v]) != SOL_OK)
-                        rc = pdl_gen_solver_error(g, at);
-                }
-            } else if (sol_graph_add_arc(sc, graph, id[t], id[v]) != SOL_OK) {
-                rc = pdl_gen_solver_error(g, at);
-            }
+            rc = pdl_seg_message(g, seg, id[t], s.proc[t], id[v], s.proc[v], bytes, ph->index, at);
         }
-    }
-    uint64_t procs = p < n ? p : n;
-    size_t *last = rc == 0 ? malloc((procs ? procs : 1) * sizeof *last) : NULL;
-    if (rc == 0 && !last)
-        rc = pdl_gen_nomem(g);
-    for (uint64_t k = 0; k < procs && rc == 0; k++)
-        last[k] = SIZE_MAX;
+    for (uint64_t k = 0; k < p; k++)
+        exit[k] = PDL_NONE;
     for (size_t q = 0; q < n && rc == 0; q++) {
         size_t t = s.order[q];
         uint64_t k = s.proc[t];
-        if (last[k] != SIZE_MAX && sol_graph_add_arc(sc, graph, id[last[k]], id[t]) != SOL_OK)
-            rc = pdl_gen_solver_error(g, ph->name_loc);
-        last[k] = t;
+        rc = exit[k] == PDL_NONE ? pdl_seg_join(g, seg, join, k, id[t], ph)
+                                 : pdl_seg_arc(g, seg, exit[k], id[t]);
+        exit[k] = id[t];
     }
-    if (rc == 0 && n && sol_bounds_upper_dist(sc, graph, &total) != SOL_OK)
-        rc = pdl_gen_solver_error(g, ph->name_loc);
-    if (rc == 0 && !n)
-        rc = pdl_gen_point(g, 0, ph->name_loc, &total);
-    if (rc == 0)
-        rc = pdl_shares_closed(g, out, p, total);
-    if (total)
-        sol_dist_free(total);
-    sol_graph_free(graph);
-    free(id);
-    free(last);
     for (size_t t = 0; dist && t < n; t++)
         if (dist[t])
             sol_dist_free(dist[t]);
     free(dist);
+    free(id);
     sched_free(&s);
+    return rc;
+}
+
+int pdl_gen_arbitrary(pdl_gen *g, const pdl_phase *ph, pdl_shares *out)
+{
+    uint64_t p = pdl_gen_p(g);
+    pdl_segment seg;
+    if (pdl_segment_init(g, &seg) != 0)
+        return -1;
+    uint32_t *exit = malloc(p * sizeof *exit);
+    sol_dist *total = NULL;
+    int rc = exit ? build(g, ph, &seg, -1, exit) : pdl_gen_nomem(g);
+    /* exact when series-parallel, otherwise Kleindorfer's upper bound of what does not reduce */
+    if (rc == 0 && sol_bounds_upper_dist(pdl_gen_solver(g), seg.graph, &total) != SOL_OK)
+        rc = pdl_gen_solver_error(g, ph->name_loc);
+    if (rc == 0)
+        rc = pdl_shares_closed(g, out, p, total);
+    if (total)
+        sol_dist_free(total);
+    free(exit);
+    pdl_segment_free(&seg);
+    return rc;
+}
+
+int pdl_graph_arbitrary(pdl_gen *g, const pdl_phase *ph, pdl_segment *s, int join)
+{
+    uint32_t *exit = malloc(pdl_gen_p(g) * sizeof *exit);
+    int rc = exit ? build(g, ph, s, join, exit) : pdl_gen_nomem(g);
+    if (rc == 0)
+        rc = pdl_seg_set_exits(g, s, exit, PDL_NONE, ph);
+    free(exit);
     return rc;
 }

@@ -134,3 +134,100 @@ int pdl_gen_forkjoin(pdl_gen *g, const pdl_phase *ph, pdl_shares *out)
         sol_dist_free(a);
     return rc;
 }
+
+/* Generic model: job j's fork on processor 0 (after job j-1's join and job j's arrival), each
+ * processor's share of the tasks as one chain after the fork's message to it, the join after
+ * every chain's message back; job j+1's fork after job j's join. */
+int pdl_graph_forkjoin(pdl_gen *g, const pdl_phase *ph, pdl_segment *s, int join)
+{
+    uint64_t p = pdl_gen_p(g), J;
+    pdl_env env;
+    pdl_gen_env(g, &env);
+    if (pdl_gen_count(g, ph->jobs, &env, "number of jobs", 1, PDL_MAX_COUNT, &J) != 0)
+        return -1;
+    if ((double)J * (3.0 * (double)p + 3) > PDL_MAX_GRAPH_NODES) {
+        pdl_error(pdl_gen_diag(g), ph->jobs->loc, "the generic model has more than %u nodes",
+                  PDL_MAX_GRAPH_NODES);
+        pdl_note(pdl_gen_diag(g), ph->jobs->loc, "%llu jobs on %llu processors",
+                 (unsigned long long)J, (unsigned long long)p);
+        return -1;
+    }
+    sol_dist *a = NULL, *zero = NULL;
+    uint64_t *counts = malloc(p * sizeof *counts);
+    int rc = counts ? pdl_gen_point(g, 0, ph->loc, &zero) : pdl_gen_nomem(g);
+    if (rc == 0 && ph->interarrival)
+        rc = pdl_gen_dist(g, ph->interarrival, &env, &a);
+    uint32_t prev_join = PDL_NONE, arrive = PDL_NONE;
+    uint32_t sync = PDL_TAG(PDL_NODE_SYNC, ph->index), work = PDL_TAG(PDL_NODE_WORK, ph->index);
+    pdl_loc vat = ph->volume ? ph->volume->loc : ph->name_loc;
+    for (uint64_t j = 0; j < J && rc == 0; j++) {
+        pdl_env je = env;
+        je.scope |= PDL_SCOPE_J;
+        je.j = (double)j;
+        uint64_t tasks, b = 1;
+        double bytes = 0;
+        rc = pdl_gen_count(g, ph->tasks_per_job, &je, "number of tasks per job", 0, PDL_MAX_COUNT,
+                           &tasks);
+        if (rc == 0 && ph->block)
+            rc = pdl_gen_count(g, ph->block, &je, "BLOCK CYCLIC block size", 1, PDL_MAX_COUNT, &b);
+        if (rc == 0 && ph->volume)
+            rc = pdl_gen_eval(g, ph->volume, &je, &bytes);
+        uint32_t fork, joinn;
+        if (rc == 0)
+            rc = pdl_seg_node(g, s, zero, sync, &fork);
+        if (rc == 0)
+            rc = prev_join == PDL_NONE ? pdl_seg_join(g, s, join, 0, fork, ph)
+                                       : pdl_seg_arc(g, s, prev_join, fork);
+        if (rc == 0 && a && j > 0 && sol_dist_max_value(a) > 0) {
+            uint32_t n;
+            rc = pdl_seg_node(g, s, a, PDL_TAG(PDL_NODE_ARRIVAL, ph->index), &n);
+            if (rc == 0)
+                rc = arrive == PDL_NONE ? pdl_seg_join(g, s, join, 0, n, ph)
+                                        : pdl_seg_arc(g, s, arrive, n);
+            if (rc == 0)
+                rc = pdl_seg_arc(g, s, n, fork);
+            arrive = n;
+        }
+        if (rc == 0)
+            rc = pdl_seg_node(g, s, zero, sync, &joinn);
+        sol_dist *x = NULL, *last = NULL;
+        uint64_t lastc = 0;
+        if (rc == 0)
+            rc = pdl_gen_dist(g, ph->runtime, &je, &x);
+        if (rc == 0)
+            pdl_gen_mapping_counts(ph->dynamic ? PDL_MAP_BLOCK : ph->mapping, b, tasks, p, counts);
+        for (uint64_t k = 0; k < p && rc == 0; k++) {
+            if (!counts[k])
+                continue;
+            if (!last || lastc != counts[k]) {
+                if (last)
+                    sol_dist_free(last);
+                last = NULL;
+                lastc = counts[k];
+                if ((rc = pdl_gen_sum(g, x, counts[k], &last)) != 0)
+                    break;
+            }
+            uint32_t c;
+            rc = pdl_seg_node(g, s, last, work, &c);
+            if (rc == 0)
+                rc = pdl_seg_message(g, s, fork, 0, c, k, bytes, ph->index, vat);
+            if (rc == 0)
+                rc = pdl_seg_message(g, s, c, k, joinn, 0, bytes, ph->index, vat);
+        }
+        if (rc == 0 && tasks == 0)
+            rc = pdl_seg_arc(g, s, fork, joinn);
+        if (last)
+            sol_dist_free(last);
+        if (x)
+            sol_dist_free(x);
+        prev_join = joinn;
+    }
+    if (rc == 0)
+        rc = pdl_seg_set_exits(g, s, NULL, prev_join, ph);
+    if (zero)
+        sol_dist_free(zero);
+    if (a)
+        sol_dist_free(a);
+    free(counts);
+    return rc;
+}

@@ -225,3 +225,91 @@ int pdl_gen_paired(pdl_gen *g, const pdl_phase *ph, pdl_shares *out)
     free(counts);
     return rc;
 }
+
+/* Generic model (models.md): iteration i's independent part I_i, then its dependent part D_i
+ * after I_i and D_{i-d} for every distance d; iterations dealt out cyclically, each processor
+ * running I_i, D_i in iteration order. A dependency crossing processors is a message of the
+ * dependent part's volume; the phase's volume is scattered from processor 0 first. */
+int pdl_graph_paired(pdl_gen *g, const pdl_phase *ph, pdl_segment *s, int join)
+{
+    uint64_t p = pdl_gen_p(g), n;
+    pdl_env env;
+    pdl_gen_env(g, &env);
+    if (pdl_gen_count(g, ph->units, &env, "problem size", 0, PDL_MAX_COUNT, &n) != 0)
+        return -1;
+    if ((double)n * (2.0 + (double)ph->ndeps) + (double)p > PDL_MAX_GRAPH_NODES) {
+        pdl_error(pdl_gen_diag(g), ph->units->loc, "the generic model has more than %u nodes",
+                  PDL_MAX_GRAPH_NODES);
+        pdl_note(pdl_gen_diag(g), ph->units->loc, "%llu iterations, each a node or more",
+                 (unsigned long long)n);
+        return -1;
+    }
+    uint64_t *ds = malloc((ph->ndeps ? ph->ndeps : 1) * sizeof *ds);
+    uint32_t *dnode = malloc((n ? n : 1) * sizeof *dnode), *exit = malloc(p * sizeof *exit);
+    uint64_t active = n < p ? n : p;
+    double *arrive = calloc(active + 1, sizeof *arrive);
+    int rc = ds && dnode && exit && arrive ? 0 : pdl_gen_nomem(g);
+    for (size_t k = 0; k < ph->ndeps && rc == 0; k++)
+        rc = pdl_gen_count(g, ph->deps[k], &env, "dependency distance", 1, PDL_MAX_COUNT, &ds[k]);
+    double sbytes = 0, dbytes = 0;
+    if (rc == 0 && ph->volume)
+        rc = pdl_gen_eval(g, ph->volume, &env, &sbytes);
+    if (rc == 0 && ph->dep_volume)
+        rc = pdl_gen_eval(g, ph->dep_volume, &env, &dbytes);
+    if (rc == 0 && ph->volume && active > 1)
+        rc = pdl_gen_scatter_arrivals(g, sbytes, active - 1, ph->volume->loc, arrive);
+    sol_dist *I = NULL, *D = NULL;
+    if (rc == 0)
+        rc = pdl_gen_dist(g, ph->indep_runtime, &env, &I);
+    if (rc == 0)
+        rc = pdl_gen_dist(g, ph->dep_runtime, &env, &D);
+    for (uint64_t k = 0; k < p; k++)
+        exit[k] = PDL_NONE;
+    uint32_t tag = PDL_TAG(PDL_NODE_WORK, ph->index);
+    pdl_loc dat = ph->dep_volume ? ph->dep_volume->loc : ph->dep_runtime->loc;
+    for (uint64_t i = 0; i < n && rc == 0; i++) {
+        uint64_t k = i % p;
+        uint32_t in, dn;
+        rc = pdl_seg_node(g, s, I, tag, &in);
+        if (rc == 0 && exit[k] == PDL_NONE) {
+            /* the processor's first iteration: after the previous instance and its data */
+            rc = pdl_seg_join(g, s, join, k, in, ph);
+            if (rc == 0 && k > 0 && arrive[k] > 0) {
+                sol_dist *t;
+                uint32_t m;
+                rc = pdl_gen_point(g, arrive[k], ph->volume->loc, &t);
+                if (rc == 0) {
+                    rc = pdl_seg_node(g, s, t, PDL_TAG(PDL_NODE_COMM, ph->index), &m);
+                    sol_dist_free(t);
+                }
+                if (rc == 0)
+                    rc = pdl_seg_join(g, s, join, 0, m, ph);
+                if (rc == 0)
+                    rc = pdl_seg_arc(g, s, m, in);
+            }
+        } else if (rc == 0) {
+            rc = pdl_seg_arc(g, s, exit[k], in);
+        }
+        if (rc == 0)
+            rc = pdl_seg_node(g, s, D, tag, &dn);
+        if (rc == 0)
+            rc = pdl_seg_arc(g, s, in, dn);
+        for (size_t q = 0; q < ph->ndeps && rc == 0; q++)
+            if (ds[q] <= i)
+                rc = pdl_seg_message(g, s, dnode[i - ds[q]], (i - ds[q]) % p, dn, k, dbytes,
+                                     ph->index, dat);
+        dnode[i] = dn;
+        exit[k] = dn;
+    }
+    if (rc == 0)
+        rc = pdl_seg_set_exits(g, s, exit, PDL_NONE, ph);
+    if (I)
+        sol_dist_free(I);
+    if (D)
+        sol_dist_free(D);
+    free(ds);
+    free(dnode);
+    free(exit);
+    free(arrive);
+    return rc;
+}

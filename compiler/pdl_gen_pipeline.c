@@ -225,3 +225,83 @@ int pdl_gen_macropipeline(pdl_gen *g, const pdl_phase *ph, pdl_shares *out)
         sol_dist_free(a);
     return rc;
 }
+
+/* Generic model (models.md): (stage s, job j) after (s-1, j), (s, j-1) and job j's arrival. A
+ * processor runs its block of stages for job j, then for job j+1: its (s, j-1) is done before
+ * its first stage of job j starts, so a block collapses exactly into one node per (processor,
+ * job). Arrivals are a chain of interarrival nodes. Nodes: about 2 P J (with messages) + J. */
+int pdl_graph_macropipeline(pdl_gen *g, const pdl_phase *ph, pdl_segment *s, int join)
+{
+    uint64_t p = pdl_gen_p(g), S, J;
+    pdl_env env;
+    pdl_gen_env(g, &env);
+    if (pdl_gen_count(g, ph->stages, &env, "number of stages", 1, PDL_MAX_COUNT, &S) != 0 ||
+        pdl_gen_count(g, ph->jobs, &env, "number of jobs", 1, PDL_MAX_COUNT, &J) != 0)
+        return -1;
+    uint64_t P = S < p ? S : p;
+    if ((double)P * (double)J * 2 + (double)J > PDL_MAX_GRAPH_NODES) {
+        pdl_error(pdl_gen_diag(g), ph->jobs->loc, "the generic model has more than %u nodes",
+                  PDL_MAX_GRAPH_NODES);
+        pdl_note(pdl_gen_diag(g), ph->jobs->loc, "%llu jobs on %llu processors",
+                 (unsigned long long)J, (unsigned long long)P);
+        return -1;
+    }
+    double bytes = 0;
+    if (ph->volume && pdl_gen_eval(g, ph->volume, &env, &bytes) != 0)
+        return -1;
+    pdl_loc vat = ph->volume ? ph->volume->loc : ph->name_loc;
+    sol_dist *x = NULL, *a = NULL;
+    sol_dist **unit = calloc(P, sizeof *unit);
+    uint64_t *counts = malloc(P * sizeof *counts);
+    uint32_t *prev = malloc(P * sizeof *prev), *exit = malloc(p * sizeof *exit);
+    int rc =
+        unit && counts && prev && exit ? pdl_gen_dist(g, ph->runtime, &env, &x) : pdl_gen_nomem(g);
+    if (rc == 0 && ph->interarrival)
+        rc = pdl_gen_dist(g, ph->interarrival, &env, &a);
+    if (rc == 0)
+        pdl_gen_mapping_counts(PDL_MAP_BLOCK, 1, S, P, counts);
+    for (uint64_t k = 0; k < P && rc == 0; k++)
+        rc = pdl_gen_sum(g, x, counts[k], &unit[k]);
+    uint32_t tag = PDL_TAG(PDL_NODE_WORK, ph->index), arrive = PDL_NONE;
+    for (uint64_t j = 0; j < J && rc == 0; j++) {
+        if (a && j > 0 && sol_dist_max_value(a) > 0) {
+            /* job j arrives one interarrival time after job j-1 */
+            uint32_t n;
+            rc = pdl_seg_node(g, s, a, PDL_TAG(PDL_NODE_ARRIVAL, ph->index), &n);
+            if (rc == 0)
+                rc = arrive == PDL_NONE ? pdl_seg_join(g, s, join, 0, n, ph)
+                                        : pdl_seg_arc(g, s, arrive, n);
+            arrive = n;
+        }
+        for (uint64_t k = 0; k < P && rc == 0; k++) {
+            uint32_t u;
+            rc = pdl_seg_node(g, s, unit[k], tag, &u);
+            if (rc == 0 && j == 0)
+                rc = pdl_seg_join(g, s, join, k, u, ph);
+            if (rc == 0 && j > 0)
+                rc = pdl_seg_arc(g, s, prev[k], u);
+            if (rc == 0 && k == 0 && arrive != PDL_NONE)
+                rc = pdl_seg_arc(g, s, arrive, u);
+            if (rc == 0 && k > 0)
+                rc = pdl_seg_message(g, s, prev[k - 1], k - 1, u, k, bytes, ph->index, vat);
+            /* prev[k-1] now holds (k-1, j): written just before, in this job's loop */
+            prev[k] = u;
+        }
+    }
+    for (uint64_t k = 0; k < p; k++)
+        exit[k] = k < P ? prev[k] : PDL_NONE;
+    if (rc == 0)
+        rc = pdl_seg_set_exits(g, s, exit, PDL_NONE, ph);
+    for (uint64_t k = 0; unit && k < P; k++)
+        if (unit[k])
+            sol_dist_free(unit[k]);
+    free(unit);
+    free(counts);
+    free(prev);
+    free(exit);
+    if (x)
+        sol_dist_free(x);
+    if (a)
+        sol_dist_free(a);
+    return rc;
+}
