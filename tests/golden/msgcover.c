@@ -148,6 +148,15 @@ int main(int argc, char **argv)
                 int line = 1;
                 for (char *t = src; t < p; t++)
                     line += *t == '\n';
+                /* A message built with snprintf is part of a larger one: match anywhere. */
+                if (strncmp(callers[c], "snprintf", 8) == 0) {
+                    char *wide = malloc(strlen(fmt) + 5);
+                    if (!wide)
+                        return 2;
+                    sprintf(wide, "%%s%s%%s", fmt);
+                    free(fmt);
+                    fmt = wide;
+                }
                 msgs = realloc(msgs, (nmsgs + 1) * sizeof *msgs);
                 msgs[nmsgs++] = (msg){fmt, argv[k], line};
             }
