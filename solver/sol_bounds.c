@@ -1471,7 +1471,7 @@ void sol_bounds_opts_default(sol_bounds_opts *o)
     o->dup_limit = 200000;
     o->cond_nodes = 3;
     o->cond_cells = 32;
-    o->cond_budget = 20000;
+    o->cond_budget = 2000;
     o->search_nodes = 4096;
     o->methods = 0;
 }
@@ -1573,6 +1573,9 @@ sol_status sol_bounds_mean(sol_ctx *ctx, const sol_graph *g, const sol_bounds_op
     if (o.cond_cells < 2 || o.cond_cells > 4096)
         return sol_ctx_fail(ctx, SOL_EINVAL, "bounds: %zu conditioning cells (need 2..4096)",
                             o.cond_cells);
+    if (o.dup_limit > SOL_GRAPH_NODES_MAX)
+        return sol_ctx_fail(ctx, SOL_EINVAL, "bounds: copy limit %zu exceeds %zu", o.dup_limit,
+                            SOL_GRAPH_NODES_MAX);
     memset(out, 0, sizeof *out);
     for (int m = 0; m < SOL_BOUND_COUNT; m++)
         out->value[m] = NAN;

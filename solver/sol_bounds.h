@@ -49,17 +49,18 @@ typedef enum sol_bound_method {
      * least; the series-parallel result is solved exactly. At most 64 scored pairs per step at
      * O(N * A) each (transitive reduction after each insertion); at most N steps. */
     SOL_BOUND_ARC_INSERT,
-    /* upper: conditioning on the residual nodes Dodin duplicates (at most opts.cond_nodes, and
-     * cells^k evaluations times N within opts.cond_budget). Each conditioned node's distribution
-     * is cut into opts.cond_cells cells of equal probability; for the upper bound each cell's
-     * mass is split between its ends keeping its mean (a mean-preserving spread: the convex
-     * makespan's mean can only grow; the unbounded top cell is charged E[X - a | X > a] by the
-     * 1-Lipschitz property), for the lower bound it sits at its conditional mean. For each
-     * combination of values the conditioned nodes are constants, so duplicating them is exact;
-     * Dodin solves the rest (an upper bound, exact when it duplicated only constants) and arc
-     * deletion gives the lower side when it is not exact. When every conditioned node has at
-     * most opts.cond_cells atoms no cell is cut and both sides are exact. Cost:
-     * (cells + 1)^k + cells^k Dodin runs. */
+    /* upper: conditioning on the random residual nodes Dodin duplicates (at most
+     * opts.cond_nodes of them, and evaluations times N within opts.cond_budget). Each
+     * conditioned node's stored masses (its lattice or atoms: the model the reduction solves)
+     * are cut into opts.cond_cells cells of about equal probability; for the upper bound each
+     * cell's mass is split between its end points keeping its mean (a mean-preserving spread:
+     * the makespan is convex in each duration, so its mean can only grow), for the lower bound
+     * it sits at the cell's conditional mean (Jensen). For each combination of values the
+     * conditioned nodes are constants, so copying them is exact; Dodin solves the rest. The
+     * upper side is always valid; the lower side is reported only when Dodin copied constants
+     * alone in every combination (each term exact). When every conditioned node has at most
+     * cells + 1 atoms nothing is cut and both sides are the exact mean. Cost: (cells + 1)^k +
+     * cells^k Dodin runs, k conditioned nodes. */
     SOL_BOUND_COND_UPPER,
     /* lower: greedy search mixing arc deletion with Jensen copies. While the reduction is stuck,
      * each candidate move is scored by the sample mean of the makespan over 128 fixed samples of
@@ -83,10 +84,13 @@ const char *sol_bound_method_name(sol_bound_method m);
 int sol_bound_method_is_lower(sol_bound_method m);
 
 typedef struct sol_bounds_opts {
-    size_t dup_limit;     /* Dodin: most node copies (default 200000) */
+    size_t dup_limit;     /* Dodin and greedy searches: most node copies (default 200000,
+                             at most SOL_GRAPH_NODES_MAX) */
     size_t cond_nodes;    /* conditioning: most conditioned nodes (default 3; 0 disables it) */
     size_t cond_cells;    /* conditioning: cells per conditioned node (default 32, 2..4096) */
-    uint64_t cond_budget; /* conditioning: most (evaluations * residual nodes) (default 4e6) */
+    uint64_t cond_budget; /* conditioning: most (evaluations * residual nodes) (default 2000;
+                             one unit is about one distribution operation, ~0.1-1 ms at the
+                             default precision) */
     size_t search_nodes;  /* arc deletion/insertion only on residuals up to this many nodes
                              (default 4096): their greedy searches are superlinear */
     uint32_t methods;     /* bit (1 << method) set: run that method; 0: all (default) */
