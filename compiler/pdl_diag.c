@@ -233,6 +233,8 @@ static void show_source(pdl_diag *d, pdl_loc at, unsigned line)
 }
 
 static void emit(pdl_diag *d, const char *kind, pdl_loc at, int show, const char *fmt, va_list ap)
+    PDL_PRINTF(5, 0);
+static void emit(pdl_diag *d, const char *kind, pdl_loc at, int show, const char *fmt, va_list ap)
 {
     source *s = get_source(d, at.file);
     unsigned line = 0, col = 0;

@@ -45,6 +45,8 @@ struct pdl_gen {
     sol_dist *zero;
     dist_entry *cache;
     size_t ncache, capcache;
+    size_t *slots; /* hash of cache indices, SIZE_MAX empty */
+    size_t capslots;
     power_entry *powers;
     size_t npowers, cappowers;
     phase_entry *phases; /* per phase of the program, valid for the current (machine, p) */
@@ -52,6 +54,7 @@ struct pdl_gen {
     pdl_loc here;        /* the pattern node or phase being built: where errors without a more
                             precise place point */
     int mean_only;       /* see pdl_gen_set_mean_only */
+    size_t graph_limit;  /* nodes of a generic graph */
 };
 
 static int oom(pdl_gen *g)
@@ -90,6 +93,7 @@ pdl_gen *pdl_gen_alloc(const pdl_checked *prog, pdl_diag *d, size_t precision)
         return NULL;
     g->prog = prog;
     g->d = d;
+    g->graph_limit = PDL_MAX_GRAPH_NODES;
     g->sc = sol_ctx_alloc();
     g->phases = calloc(prog->prog->nphases ? prog->prog->nphases : 1, sizeof *g->phases);
     if (!g->sc || !g->phases || sol_dist_deterministic(g->sc, 0, &g->zero) != SOL_OK ||
@@ -119,6 +123,7 @@ void pdl_gen_free(pdl_gen *g)
     for (size_t k = 0; k < g->ncache; k++)
         sol_dist_free(g->cache[k].dist);
     free(g->cache);
+    free(g->slots);
     for (size_t k = 0; k < g->npowers; k++)
         for (size_t j = 0; j < g->powers[k].npow; j++)
             sol_dist_free(g->powers[k].pow[j]);
@@ -223,10 +228,27 @@ int pdl_gen_point(pdl_gen *g, double x, pdl_loc at, sol_dist **out)
     return 0;
 }
 
+/* The cache is an open-addressing hash of entry indices keyed by (node, machine, arguments):
+ * runtimes that depend on i give one entry per unit, up to PDL_MAX_INDEXED_UNITS. */
+static size_t cache_hash(const void *node, size_t machine, const double *args, size_t nargs)
+{
+    uint64_t h = (uint64_t)(uintptr_t)node * 0x9E3779B97F4A7C15u ^ machine;
+    for (size_t k = 0; k < nargs; k++) {
+        uint64_t bits;
+        memcpy(&bits, &args[k], sizeof bits);
+        h = (h ^ bits) * 0x100000001B3u;
+        h ^= h >> 29;
+    }
+    return (size_t)h;
+}
+
 static sol_dist *cache_find(pdl_gen *g, const void *node, const double *args, size_t nargs)
 {
-    for (size_t k = 0; k < g->ncache; k++) {
-        dist_entry *e = &g->cache[k];
+    if (!g->capslots)
+        return NULL;
+    size_t h = cache_hash(node, g->machine, args, nargs) & (g->capslots - 1);
+    for (; g->slots[h] != SIZE_MAX; h = (h + 1) & (g->capslots - 1)) {
+        dist_entry *e = &g->cache[g->slots[h]];
         if (e->node == node && e->machine == g->machine && e->nargs == nargs &&
             memcmp(e->args, args, nargs * sizeof *args) == 0)
             return e->dist;
@@ -234,8 +256,16 @@ static sol_dist *cache_find(pdl_gen *g, const void *node, const double *args, si
     return NULL;
 }
 
-/* The cache is searched linearly: it holds one entry per distinct (clause, parameters), which
- * is a handful unless runtimes depend on p or i; then PDL_MAX_INDEXED_UNITS bounds it. */
+static int slots_insert(pdl_gen *g, size_t index)
+{
+    dist_entry *e = &g->cache[index];
+    size_t h = cache_hash(e->node, e->machine, e->args, e->nargs) & (g->capslots - 1);
+    while (g->slots[h] != SIZE_MAX)
+        h = (h + 1) & (g->capslots - 1);
+    g->slots[h] = index;
+    return 0;
+}
+
 static int cache_add(pdl_gen *g, const void *node, const double *args, size_t nargs, sol_dist *d)
 {
     if (g->ncache == g->capcache) {
@@ -246,13 +276,27 @@ static int cache_add(pdl_gen *g, const void *node, const double *args, size_t na
         g->cache = n;
         g->capcache = cap;
     }
-    dist_entry *e = &g->cache[g->ncache++];
+    if ((g->ncache + 1) * 2 > g->capslots) {
+        size_t cap = g->capslots ? g->capslots * 2 : 64;
+        size_t *slots = malloc(cap * sizeof *slots);
+        if (!slots)
+            return -1;
+        for (size_t k = 0; k < cap; k++)
+            slots[k] = SIZE_MAX;
+        free(g->slots);
+        g->slots = slots;
+        g->capslots = cap;
+        for (size_t k = 0; k < g->ncache; k++)
+            slots_insert(g, k);
+    }
+    dist_entry *e = &g->cache[g->ncache];
     e->node = node;
     e->machine = g->machine;
     e->nargs = nargs;
-    memcpy(e->args, args, nargs * sizeof *args);
+    if (nargs)
+        memcpy(e->args, args, nargs * sizeof *args);
     e->dist = sol_dist_retain(d);
-    return 0;
+    return slots_insert(g, g->ncache++);
 }
 
 int pdl_gen_dist(pdl_gen *g, const pdl_dist *dist, const pdl_env *env, sol_dist **out)
@@ -1294,6 +1338,16 @@ int pdl_gen_nullable(pdl_gen *g, const pdl_pat *p)
     return nullable(g, p);
 }
 
+void pdl_gen_set_graph_limit(pdl_gen *g, size_t nodes)
+{
+    g->graph_limit = nodes && nodes < PDL_MAX_GRAPH_NODES ? nodes : PDL_MAX_GRAPH_NODES;
+}
+
+size_t pdl_gen_graph_limit(const pdl_gen *g)
+{
+    return g->graph_limit;
+}
+
 const pdl_checked *pdl_gen_checked(const pdl_gen *g)
 {
     return g->prog;
@@ -1358,7 +1412,7 @@ int pdl_segment_init(pdl_gen *g, pdl_segment *s)
         pdl_segment_free(s);
         return oom(g);
     }
-    if (sol_graph_new(g->sc, PDL_MAX_GRAPH_NODES, &s->graph) != SOL_OK) {
+    if (sol_graph_new(g->sc, g->graph_limit, &s->graph) != SOL_OK) {
         pdl_segment_free(s);
         return pdl_gen_solver_error(g, g->here);
     }
@@ -1387,7 +1441,7 @@ int pdl_seg_node(pdl_gen *g, pdl_segment *s, const sol_dist *d, uint32_t tag, ui
 {
     sol_status st = sol_graph_add_node(g->sc, s->graph, d, tag, id);
     if (st == SOL_ELIMIT) {
-        pdl_error(g->d, g->here, "the generic model has more than %u nodes", PDL_MAX_GRAPH_NODES);
+        pdl_error(g->d, g->here, "the generic model has more than %zu nodes", g->graph_limit);
         where_note(g, g->here);
         return -1;
     }

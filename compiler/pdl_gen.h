@@ -68,6 +68,10 @@ int pdl_gen_begin(pdl_gen *g, size_t machine, uint64_t p);
 int pdl_gen_join_kind(pdl_gen *g, const pdl_pat *x, const pdl_pat *y);
 /* Whether a pattern node can run zero times for the current p. */
 int pdl_gen_nullable(pdl_gen *g, const pdl_pat *p);
+/* Lowers the node limit of generic graphs (0: PDL_MAX_GRAPH_NODES); for the fuzz harness. */
+void pdl_gen_set_graph_limit(pdl_gen *g, size_t nodes);
+/* The node limit of generic graphs. */
+size_t pdl_gen_graph_limit(const pdl_gen *g);
 /* The checked program being modelled. */
 const pdl_checked *pdl_gen_checked(const pdl_gen *g);
 /* The program's execution pattern. */
@@ -167,8 +171,8 @@ enum {
 #define PDL_TAG_PHASE(tag) (((tag)&0x0FFFFFFFu) - 1) /* (uint32_t)-1: none */
 #define PDL_NONE           UINT32_MAX
 
-/* Largest generic graph built (nodes). */
-#define PDL_MAX_GRAPH_NODES (1u << 22)
+/* Largest generic graph built (nodes), unless pdl_gen_set_graph_limit says less. */
+#define PDL_MAX_GRAPH_NODES (1u << 20)
 
 typedef struct pdl_segment {
     sol_graph *graph;

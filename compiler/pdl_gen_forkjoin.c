@@ -145,9 +145,9 @@ int pdl_graph_forkjoin(pdl_gen *g, const pdl_phase *ph, pdl_segment *s, int join
     pdl_gen_env(g, &env);
     if (pdl_gen_count(g, ph->jobs, &env, "number of jobs", 1, PDL_MAX_COUNT, &J) != 0)
         return -1;
-    if ((double)J * (3.0 * (double)p + 3) > PDL_MAX_GRAPH_NODES) {
-        pdl_error(pdl_gen_diag(g), ph->jobs->loc, "the generic model has more than %u nodes",
-                  PDL_MAX_GRAPH_NODES);
+    if ((double)J * (3.0 * (double)p + 3) > (double)pdl_gen_graph_limit(g)) {
+        pdl_error(pdl_gen_diag(g), ph->jobs->loc, "the generic model has more than %zu nodes",
+                  pdl_gen_graph_limit(g));
         pdl_note(pdl_gen_diag(g), ph->jobs->loc, "%llu jobs on %llu processors",
                  (unsigned long long)J, (unsigned long long)p);
         return -1;

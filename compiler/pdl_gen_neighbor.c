@@ -106,7 +106,7 @@ int pdl_graph_neighbor(pdl_gen *g, const pdl_phase *ph, pdl_segment *s, int join
                 midc = counts[k] - 2;
                 rc = pdl_gen_sum(g, x, midc, &mid);
             }
-            uint32_t m;
+            uint32_t m = PDL_NONE;
             if (rc == 0)
                 rc = pdl_seg_node(g, s, mid, tag, &m);
             if (rc == 0)

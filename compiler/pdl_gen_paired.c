@@ -237,9 +237,9 @@ int pdl_graph_paired(pdl_gen *g, const pdl_phase *ph, pdl_segment *s, int join)
     pdl_gen_env(g, &env);
     if (pdl_gen_count(g, ph->units, &env, "problem size", 0, PDL_MAX_COUNT, &n) != 0)
         return -1;
-    if ((double)n * (2.0 + (double)ph->ndeps) + (double)p > PDL_MAX_GRAPH_NODES) {
-        pdl_error(pdl_gen_diag(g), ph->units->loc, "the generic model has more than %u nodes",
-                  PDL_MAX_GRAPH_NODES);
+    if ((double)n * (2.0 + (double)ph->ndeps) + (double)p > (double)pdl_gen_graph_limit(g)) {
+        pdl_error(pdl_gen_diag(g), ph->units->loc, "the generic model has more than %zu nodes",
+                  pdl_gen_graph_limit(g));
         pdl_note(pdl_gen_diag(g), ph->units->loc, "%llu iterations, each a node or more",
                  (unsigned long long)n);
         return -1;
