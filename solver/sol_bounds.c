@@ -108,6 +108,8 @@ typedef struct eng {
     uint32_t src, snk;
     size_t dups, inexact_dups; /* copies made; copies of random (not one-point) nodes */
     int track;                 /* keep mem[]: the residual nodes merged into each node */
+    int shape;                 /* merges change the graph only (distributions untouched): a
+                                  series-parallel test that costs no distribution operation */
     vec *mem;
 } eng;
 
@@ -261,8 +263,9 @@ static void eng_kill(eng *e, uint32_t v)
 /* v absorbs its only successor s (s's only predecessor is v). */
 static sol_status eng_series(eng *e, uint32_t v, uint32_t s)
 {
-    sol_dist *sum;
-    sol_status st = sol_dist_series(e->ctx, e->d[v], e->d[s], &sum);
+    sol_dist *sum = NULL;
+    sol_status st = e->shape ? (sum = sol_dist_retain(e->d[v]), SOL_OK)
+                             : sol_dist_series(e->ctx, e->d[v], e->d[s], &sum);
     if (st != SOL_OK)
         return st;
     if (mem_union(e, v, s))
@@ -301,8 +304,9 @@ static sol_status eng_parallel(eng *e, uint32_t v)
         uint32_t w = C->a[i];
         if (w == v || !vec_equal(&e->pred[w], P) || !vec_equal(&e->succ[w], &e->succ[v]))
             continue;
-        sol_dist *mx;
-        sol_status st = sol_dist_max(e->ctx, e->d[v], e->d[w], &mx);
+        sol_dist *mx = NULL;
+        sol_status st = e->shape ? (mx = sol_dist_retain(e->d[v]), SOL_OK)
+                                 : sol_dist_max(e->ctx, e->d[v], e->d[w], &mx);
         if (st != SOL_OK)
             return st;
         if (mem_union(e, v, w)) {
@@ -1105,6 +1109,417 @@ static sol_status greedy_run(eng *e, scratch *s, int upper, unsigned kinds, sol_
     return st;
 }
 
+/* ---------------------------------------------------------------- partition (lower) */
+
+/* The partition search stops merging after about this many node visits of its estimates
+ * (about 1 s), keeping the bound it has: merges only add arcs back. */
+#define PART_WORK (16 * MC_WORK)
+
+/* Arc i of a residual d runs from the u with soff[u] <= i < soff[u + 1] to succ[i]; a subgraph
+ * is the set of arcs with keep[i] set. */
+
+/* Engine over the kept arcs of d, reduced as far as it goes (shape: merges without
+ * distribution operations, a series-parallel test). A node left without predecessors
+ * (successors) is tied to the source (sink): that changes no finish time. */
+static sol_status part_engine(sol_ctx *ctx, const sol_dag *d, const unsigned char *keep, int shape,
+                              scratch *s, eng *e)
+{
+    memset(e, 0, sizeof *e);
+    e->ctx = ctx;
+    e->limit = d->n;
+    e->shape = shape;
+    e->src = e->snk = UINT32_MAX;
+    sol_status st = SOL_OK;
+    for (uint32_t v = 0; st == SOL_OK && v < d->n; v++) {
+        uint32_t id;
+        st = eng_add_node(e, (sol_dist *)d->dist[v], &id);
+        if (d->poff[v] == d->poff[v + 1] && e->src == UINT32_MAX)
+            e->src = v;
+        if (d->soff[v] == d->soff[v + 1])
+            e->snk = v;
+    }
+    for (uint32_t u = 0; st == SOL_OK && u < d->n; u++)
+        for (size_t i = d->soff[u]; st == SOL_OK && i < d->soff[u + 1]; i++)
+            if (keep[i])
+                st = eng_add_arc(e, u, d->succ[i]);
+    for (uint32_t v = 0; st == SOL_OK && v < d->n; v++) {
+        if (v != e->src && e->pred[v].n == 0)
+            st = eng_add_arc(e, e->src, v);
+        if (st == SOL_OK && v != e->snk && e->succ[v].n == 0)
+            st = eng_add_arc(e, v, e->snk);
+    }
+    if (st == SOL_OK)
+        st = scratch_fit(ctx, s, d->n + 1);
+    if (st == SOL_OK) {
+        /* arcs made redundant by the kept ones (ties to the ends among them) hide merges */
+        eng_transred(e, s, NULL);
+        eng_push_all(e);
+        st = eng_reduce(e);
+    }
+    if (st != SOL_OK)
+        eng_free(e);
+    return st;
+}
+
+/* 1 when the kept subgraph is series-parallel, 0 when not, -1 on failure (message set). */
+static int part_is_sp(sol_ctx *ctx, const sol_dag *d, const unsigned char *keep, scratch *s)
+{
+    eng e;
+    if (part_engine(ctx, d, keep, 1, s, &e) != SOL_OK)
+        return -1;
+    int sp = eng_root(&e) != UINT32_MAX;
+    eng_free(&e);
+    return sp;
+}
+
+/* Sample mean of the kept subgraph's makespan on the durations x (MC_SAMPLES rows of d->n);
+ * start is scratch of d->n. O(MC_SAMPLES * (N + A)). */
+static double part_mc(const sol_dag *d, const unsigned char *keep, const double *x, double *start)
+{
+    double total = 0.0;
+    for (size_t r = 0; r < MC_SAMPLES; r++) {
+        const double *xr = x + r * d->n;
+        double T = 0.0;
+        memset(start, 0, d->n * sizeof *start);
+        for (size_t k = 0; k < d->n; k++) {
+            uint32_t u = d->order[k];
+            double f = start[u] + xr[u];
+            T = f > T ? f : T;
+            for (size_t i = d->soff[u]; i < d->soff[u + 1]; i++)
+                if (keep[i] && start[d->succ[i]] < f)
+                    start[d->succ[i]] = f;
+        }
+        total += T;
+    }
+    return total / MC_SAMPLES;
+}
+
+static uint32_t uf_find(uint32_t *par, uint32_t x)
+{
+    while (par[x] != x)
+        x = par[x] = par[par[x]];
+    return x;
+}
+
+static int arc_has(const sol_dag *d, uint32_t x, uint32_t y)
+{
+    size_t lo = d->soff[x], hi = d->soff[x + 1];
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (d->succ[mid] < y)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < d->soff[x + 1] && d->succ[lo] == y;
+}
+
+/* An arc u -> v of the chain cover, ranked by how completely v's predecessors reach u's
+ * successors: 1 when they form a complete bipartite graph (u -> v runs "straight" through a
+ * layer, as a processor's own arc does in a mesh), lower for arcs that cut across. */
+typedef struct part_arc {
+    uint32_t u, v, cnt;
+    double key, crit;
+} part_arc;
+
+static int cmp_part_pair(const void *a, const void *b)
+{
+    const part_arc *p = a, *q = b;
+    if (p->u != q->u)
+        return p->u < q->u ? -1 : 1;
+    return p->v < q->v ? -1 : p->v > q->v;
+}
+
+static int cmp_part_arc(const void *a, const void *b)
+{
+    const part_arc *p = a, *q = b;
+    if (p->key != q->key)
+        return p->key > q->key ? -1 : 1;
+    if (p->crit != q->crit)
+        return p->crit > q->crit ? -1 : 1;
+    if (p->u != q->u)
+        return p->u < q->u ? -1 : 1;
+    return p->v < q->v ? -1 : p->v > q->v;
+}
+
+/* Kuhn's augmenting paths on the path cover (nxt/prv): every chain end u looks for a free
+ * chain start, re-routing matched arcs on the way. O(N * A). */
+static sol_status part_augment(sol_ctx *ctx, const sol_dag *d, uint32_t src, uint32_t snk,
+                               uint32_t *nxt, uint32_t *prv)
+{
+    size_t n = d->n;
+    unsigned char *seen = malloc(n ? n : 1);
+    uint32_t *stk = malloc(2 * (n ? n : 1) * sizeof *stk), *at = malloc((n ? n : 1) * sizeof *at);
+    if (!seen || !stk || !at) {
+        free(seen);
+        free(stk);
+        free(at);
+        return nomem(ctx);
+    }
+    for (uint32_t r = 0; r < n; r++) {
+        if (nxt[r] != UINT32_MAX || r == src || r == snk)
+            continue;
+        memset(seen, 0, n);
+        /* iterative DFS over left nodes: stk holds the path of left nodes, at[] their next arc */
+        size_t top = 0;
+        stk[top++] = r;
+        at[r] = (uint32_t)d->soff[r];
+        while (top > 0) {
+            uint32_t u = stk[top - 1];
+            if (at[u] >= d->soff[u + 1]) {
+                top--;
+                continue;
+            }
+            uint32_t v = d->succ[at[u]++];
+            if (v == snk || seen[v])
+                continue;
+            seen[v] = 1;
+            if (prv[v] == UINT32_MAX) {
+                /* augment: the last left node takes v, each one before it the successor whose
+                 * partner it handed on (its follower's old match) */
+                uint32_t y = v;
+                for (size_t k = top; k-- > 0;) {
+                    uint32_t x = stk[k], old = nxt[x];
+                    nxt[x] = y;
+                    prv[y] = x;
+                    y = old;
+                }
+                break;
+            }
+            stk[top] = prv[v];
+            at[prv[v]] = (uint32_t)d->soff[prv[v]];
+            top++;
+        }
+    }
+    free(seen);
+    free(stk);
+    free(at);
+    return SOL_OK;
+}
+
+/* Tries merging groups a and b (a == b: closing a group over its own arcs): the kept arcs plus
+ * every inner arc among their nodes. With est NULL the merge is made (keep updated); otherwise
+ * *est is the sampled makespan when the result is series-parallel, NAN when not. */
+static sol_status part_try(sol_ctx *ctx, const sol_dag *d, uint32_t *par, uint32_t a, uint32_t b,
+                           unsigned char *keep, unsigned char *tmp, scratch *s, const double *x,
+                           double *start, double *est)
+{
+    memcpy(tmp, keep, d->na ? d->na : 1);
+    for (uint32_t u = 0; u < d->n; u++) {
+        uint32_t gu = uf_find(par, u);
+        if (gu != a && gu != b)
+            continue;
+        for (size_t i = d->soff[u]; i < d->soff[u + 1]; i++) {
+            uint32_t gv = uf_find(par, d->succ[i]);
+            if (gv == a || gv == b)
+                tmp[i] = 1;
+        }
+    }
+    int sp = part_is_sp(ctx, d, tmp, s);
+    if (sp < 0)
+        return sol_ctx_status(ctx);
+    if (est != NULL) {
+        *est = sp ? part_mc(d, tmp, x, start) : NAN;
+        return SOL_OK;
+    }
+    if (sp)
+        memcpy(keep, tmp, d->na ? d->na : 1);
+    return SOL_OK;
+}
+
+/* Lower bound by a partition of the residual's nodes into groups whose own arcs form a
+ * series-parallel graph, every arc between groups deleted (the makespan can only shrink; the
+ * groups are then independent and run in parallel). Groups start as the chains of a path cover
+ * built from the straightest arcs, and two groups joined by arcs merge while the kept graph
+ * stays series-parallel, the merge that raises a sampled estimate of the makespan most first
+ * (common random numbers). The kept graph is solved exactly. */
+static sol_status partition_lower(sol_ctx *ctx, const sol_dag *d, sol_dist **out)
+{
+    *out = NULL;
+    size_t n = d->n, na = d->na;
+    uint32_t src = UINT32_MAX, snk = UINT32_MAX;
+    for (uint32_t v = 0; v < n; v++) {
+        if (d->poff[v] == d->poff[v + 1] && src == UINT32_MAX)
+            src = v;
+        if (d->soff[v] == d->soff[v + 1])
+            snk = v;
+    }
+    unsigned char *keep = calloc(na ? na : 1, 1), *best = calloc(na ? na : 1, 1);
+    uint32_t *par = malloc(n * sizeof *par), *nxt = malloc(n * sizeof *nxt);
+    uint32_t *prv = malloc(n * sizeof *prv), *opts = calloc(n, sizeof *opts);
+    double *x = malloc(MC_SAMPLES * n * sizeof *x), *start = malloc(n * sizeof *start);
+    part_arc *arcs = malloc((na ? na : 1) * sizeof *arcs);
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    scratch s = {0};
+    sol_status st = keep && best && par && nxt && prv && opts && x && start && arcs && rng
+                        ? SOL_OK
+                        : nomem(ctx);
+    size_t narcs = 0;
+    if (st == SOL_OK) {
+        gsl_rng_set(rng, 5489u);
+        for (size_t r = 0; r < MC_SAMPLES; r++)
+            for (uint32_t v = 0; v < n; v++)
+                x[r * n + v] = sol_dist_sample(d->dist[v], rng);
+        for (uint32_t v = 0; v < n; v++)
+            par[v] = v, nxt[v] = prv[v] = UINT32_MAX;
+        /* criticality: how often u finishes last among v's predecessors */
+        double *fin = malloc(n * sizeof *fin);
+        if (fin == NULL)
+            st = nomem(ctx);
+        for (uint32_t u = 0; st == SOL_OK && u < n; u++)
+            for (size_t i = d->soff[u]; i < d->soff[u + 1]; i++) {
+                uint32_t v = d->succ[i];
+                if (u == src || v == snk)
+                    continue;
+                size_t c = 0, pairs = 0;
+                for (size_t a = d->poff[v]; a < d->poff[v + 1]; a++)
+                    for (size_t b = d->soff[u]; b < d->soff[u + 1]; b++) {
+                        uint32_t px = d->pred[a], sy = d->succ[b];
+                        if (px == src || sy == snk)
+                            continue;
+                        pairs++;
+                        c += px == u || sy == v || arc_has(d, px, sy);
+                    }
+                arcs[narcs++] = (part_arc){u, v, 0, pairs ? (double)c / (double)pairs : 0.0, 0.0};
+            }
+        for (size_t r = 0; st == SOL_OK && r < MC_SAMPLES; r++) {
+            const double *xr = x + r * n;
+            for (size_t k = 0; k < n; k++) {
+                uint32_t v = d->order[k];
+                double b = 0.0;
+                for (size_t a = d->poff[v]; a < d->poff[v + 1]; a++)
+                    b = fin[d->pred[a]] > b ? fin[d->pred[a]] : b;
+                fin[v] = b + xr[v];
+            }
+            for (size_t a = 0; a < narcs; a++) {
+                uint32_t v = arcs[a].v;
+                int last = 1;
+                for (size_t i = d->poff[v]; i < d->poff[v + 1] && last; i++)
+                    last = fin[d->pred[i]] <= fin[arcs[a].u];
+                arcs[a].crit += last;
+            }
+        }
+        free(fin);
+    }
+    if (st == SOL_OK && narcs > 0)
+        qsort(arcs, narcs, sizeof *arcs, cmp_part_arc);
+    /* the path cover: each node keeps one chain successor and one chain predecessor, the
+     * straightest arcs first, then augmenting paths (Kuhn) until no chain can be joined to
+     * another: the fewest chains, most of them straight */
+    for (size_t a = 0; st == SOL_OK && a < narcs; a++) {
+        uint32_t u = arcs[a].u, v = arcs[a].v;
+        if (nxt[u] == UINT32_MAX && prv[v] == UINT32_MAX) {
+            nxt[u] = v;
+            prv[v] = u;
+        }
+    }
+    if (st == SOL_OK)
+        st = part_augment(ctx, d, src, snk, nxt, prv);
+    for (uint32_t u = 0; st == SOL_OK && u < n; u++)
+        if (nxt[u] != UINT32_MAX)
+            par[uf_find(par, nxt[u])] = uf_find(par, u);
+    if (st == SOL_OK) {
+        /* kept: the chains, then each group's other inner arcs where they keep it
+         * series-parallel */
+        for (uint32_t u = 0; u < n; u++)
+            for (size_t i = d->soff[u]; i < d->soff[u + 1]; i++)
+                keep[i] = u == src || d->succ[i] == snk || nxt[u] == d->succ[i];
+        int sp = part_is_sp(ctx, d, keep, &s);
+        if (sp < 0)
+            st = sol_ctx_status(ctx);
+        else if (sp == 0)
+            st = sol_ctx_fail(ctx, SOL_ENUMERIC, "partition: the chains are not series-parallel");
+    }
+    for (uint32_t g = 0; st == SOL_OK && g < n; g++) {
+        if (uf_find(par, g) != g || g == src || g == snk)
+            continue;
+        st = part_try(ctx, d, par, g, g, keep, best, &s, x, start, NULL);
+    }
+    /* merges of two groups joined by arcs; a group with the fewest possible partners first
+     * (as in matching: a group that can merge with one neighbour only should get it), then
+     * the largest estimate */
+    size_t per = MC_SAMPLES * (n + na) + 1, spent = 0;
+    while (st == SOL_OK && spent < PART_WORK) {
+        size_t nc = 0;
+        for (uint32_t u = 0; u < n; u++)
+            for (size_t i = d->soff[u]; i < d->soff[u + 1]; i++) {
+                uint32_t a = uf_find(par, u), b = uf_find(par, d->succ[i]);
+                if (a != b && u != src && d->succ[i] != snk)
+                    arcs[nc++] = (part_arc){a < b ? a : b, a < b ? b : a, 1, 0.0, 0.0};
+            }
+        if (nc == 0)
+            break;
+        /* one candidate per pair of groups, keyed by the arcs between them */
+        qsort(arcs, nc, sizeof *arcs, cmp_part_pair);
+        size_t m = 0;
+        for (size_t j = 0; j < nc; j++) {
+            if (m > 0 && arcs[m - 1].u == arcs[j].u && arcs[m - 1].v == arcs[j].v)
+                arcs[m - 1].cnt++;
+            else
+                arcs[m++] = arcs[j];
+        }
+        nc = m;
+        for (size_t j = 0; j < nc; j++)
+            arcs[j].key = arcs[j].cnt;
+        qsort(arcs, nc, sizeof *arcs, cmp_part_arc);
+        size_t budget = MC_WORK / per;
+        budget = budget < 4 ? 4 : budget > SCORE_MAX ? SCORE_MAX : budget;
+        nc = nc < budget ? nc : budget;
+        spent += nc * per;
+        for (size_t j = 0; j < nc && st == SOL_OK; j++) {
+            double est;
+            st = part_try(ctx, d, par, arcs[j].u, arcs[j].v, keep, best, &s, x, start, &est);
+            arcs[j].crit = st == SOL_OK && !isnan(est) ? est : NAN;
+            if (!isnan(arcs[j].crit)) {
+                opts[arcs[j].u]++;
+                opts[arcs[j].v]++;
+            }
+        }
+        size_t bj = SIZE_MAX;
+        uint32_t bo = UINT32_MAX;
+        for (size_t j = 0; j < nc && st == SOL_OK; j++) {
+            if (isnan(arcs[j].crit))
+                continue;
+            uint32_t o = opts[arcs[j].u] < opts[arcs[j].v] ? opts[arcs[j].u] : opts[arcs[j].v];
+            if (bj == SIZE_MAX || o < bo || (o == bo && arcs[j].crit > arcs[bj].crit)) {
+                bj = j;
+                bo = o;
+            }
+        }
+        for (size_t j = 0; j < nc; j++)
+            opts[arcs[j].u] = opts[arcs[j].v] = 0;
+        if (st != SOL_OK || bj == SIZE_MAX)
+            break;
+        st = part_try(ctx, d, par, arcs[bj].u, arcs[bj].v, keep, best, &s, x, start, NULL);
+        par[arcs[bj].v] = arcs[bj].u;
+    }
+    if (st == SOL_OK) {
+        eng e;
+        st = part_engine(ctx, d, keep, 0, &s, &e);
+        if (st == SOL_OK) {
+            uint32_t root = eng_root(&e);
+            if (root == UINT32_MAX)
+                st = sol_ctx_fail(ctx, SOL_ENUMERIC, "partition: the kept graph does not reduce");
+            else
+                *out = sol_dist_retain(e.d[root]);
+            eng_free(&e);
+        }
+    }
+    scratch_free(&s);
+    if (rng)
+        gsl_rng_free(rng);
+    free(keep);
+    free(best);
+    free(par);
+    free(nxt);
+    free(prv);
+    free(opts);
+    free(x);
+    free(start);
+    free(arcs);
+    return st;
+}
+
 /* ---------------------------------------------------------------- Kleindorfer forward passes */
 
 /* Kleindorfer's upper pass over an adjacency: finish[v] = (maximum of the predecessors' finishes
@@ -1459,7 +1874,7 @@ static sol_status cond_sum(sol_ctx *ctx, const sol_dag *d, cond_node *cn, size_t
 
 static const char *const method_names[SOL_BOUND_COUNT] = {
     "sp",    "cpm",           "kleindorfer-min", "arc-deletion", "conditioning", "kleindorfer",
-    "dodin", "arc-insertion", "conditioning",    "greedy-lower", "greedy-upper"};
+    "dodin", "arc-insertion", "conditioning",    "greedy-lower", "greedy-upper", "partition"};
 
 const char *sol_bound_method_name(sol_bound_method m)
 {
@@ -1502,7 +1917,8 @@ static sol_status settle(sol_ctx *ctx, sol_bounds_result *r, sol_bound_method m,
 int sol_bound_method_is_lower(sol_bound_method m)
 {
     return m == SOL_BOUND_SP || m == SOL_BOUND_CPM || m == SOL_BOUND_KLEIN_LOWER ||
-           m == SOL_BOUND_ARC_DELETE || m == SOL_BOUND_COND_LOWER || m == SOL_BOUND_GREEDY_LOWER;
+           m == SOL_BOUND_ARC_DELETE || m == SOL_BOUND_COND_LOWER || m == SOL_BOUND_GREEDY_LOWER ||
+           m == SOL_BOUND_PARTITION;
 }
 
 /* Conditioning on the random residual nodes inside the nodes Dodin copied (dupmem). */
@@ -1662,6 +2078,12 @@ sol_status sol_bounds_mean(sol_ctx *ctx, const sol_graph *g, const sol_bounds_op
         st = settle(ctx, out, searches[i].m, s2, r, t0);
     }
     scratch_free(&s);
+    if (st == SOL_OK && small && wanted(&o, SOL_BOUND_PARTITION)) {
+        t0 = now();
+        r = NULL;
+        sol_status s2 = partition_lower(ctx, &d, &r);
+        st = settle(ctx, out, SOL_BOUND_PARTITION, s2, r, t0);
+    }
     if (st == SOL_OK && dodin_ok && dodin_exact) {
         /* Dodin copied constants only: its value is exact */
         out->value[SOL_BOUND_COND_LOWER] = out->value[SOL_BOUND_COND_UPPER] =

@@ -23,11 +23,11 @@ static int check(sol_ctx *ctx, sol_status st, const char *what)
 static double report(sol_ctx *ctx, const char *name, const sol_graph *g, uint64_t samples,
                      int header, double *sim_mean)
 {
-    static const int order[] = {
-        SOL_BOUND_CPM,          SOL_BOUND_KLEIN_LOWER, SOL_BOUND_ARC_DELETE, SOL_BOUND_COND_LOWER,
-        SOL_BOUND_GREEDY_LOWER, SOL_BOUND_KLEIN_UPPER, SOL_BOUND_DODIN,      SOL_BOUND_ARC_INSERT,
-        SOL_BOUND_COND_UPPER,   SOL_BOUND_GREEDY_UPPER};
-    static const char *const label[] = {"cpm",    "klmin", "delete", "condlo", "grlo",
+    static const int order[] = {SOL_BOUND_CPM,         SOL_BOUND_KLEIN_LOWER,  SOL_BOUND_ARC_DELETE,
+                                SOL_BOUND_COND_LOWER,  SOL_BOUND_GREEDY_LOWER, SOL_BOUND_PARTITION,
+                                SOL_BOUND_KLEIN_UPPER, SOL_BOUND_DODIN,        SOL_BOUND_ARC_INSERT,
+                                SOL_BOUND_COND_UPPER,  SOL_BOUND_GREEDY_UPPER};
+    static const char *const label[] = {"cpm",    "klmin", "delete", "condlo", "grlo", "part",
                                         "klprod", "dodin", "insert", "condup", "grup"};
     size_t nm = sizeof order / sizeof *order;
     if (header) {

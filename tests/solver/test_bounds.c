@@ -92,6 +92,8 @@ static void test_n_methods(void)
     TU_REL(r.value[SOL_BOUND_ARC_INSERT], 3.0, 1e-6, "add B->C, solver-methods.md");
     TU_REL(r.value[SOL_BOUND_DODIN], 55.0 / 18.0, 1e-6, "Dodin 3.0556, solver-methods.md");
     TU_REL(r.value[SOL_BOUND_KLEIN_UPPER], 55.0 / 18.0, 1e-6, "quadrature (test_n_upper_dist)");
+    /* partition: the chains A -> C and B -> D (A -> D cuts across), A -> D deleted */
+    TU_REL(r.value[SOL_BOUND_PARTITION], 11.0 / 4.0, 1e-6, "delete A->D, solver-methods.md");
     /* conditioning on A (the node Dodin copies): both sides within 1e-3 of 23/8 */
     TU_REL(r.value[SOL_BOUND_COND_LOWER], 23.0 / 8.0, 1e-3, "exact mean 23/8");
     TU_REL(r.value[SOL_BOUND_COND_UPPER], 23.0 / 8.0, 1e-3, "exact mean 23/8");
@@ -164,6 +166,54 @@ static void test_exact_conditioning(void)
     sol_ctx_free(ctx);
 }
 
+/* A mesh of rows x cols Erlang(2, 1) units, unit (i, j) after (i-1, j-1..j+1): the partition
+ * method pairs the columns {0,1}, {2,3}, ... (each pair is a stack of complete bipartite
+ * layers, series-parallel), which is the deletion of the arcs between pairs given explicitly. */
+static void test_partition_mesh(void)
+{
+    enum { ROWS = 3, COLS = 6 };
+    sol_ctx *ctx = sol_ctx_alloc();
+    sol_graph *g;
+    sol_dist *e;
+    TU_OK(sol_graph_new(ctx, 0, &g));
+    TU_OK(sol_dist_erlang(ctx, 2, 1.0, &e));
+    for (uint32_t v = 0; v < ROWS * COLS; v++)
+        TU_OK(sol_graph_add_node(ctx, g, e, v, NULL));
+    sol_dist_free(e);
+    uint32_t from[ROWS * COLS], to[ROWS * COLS];
+    size_t k = 0;
+    for (int i = 1; i < ROWS; i++)
+        for (int j = 0; j < COLS; j++)
+            for (int dj = -1; dj <= 1; dj++) {
+                if (j + dj < 0 || j + dj >= COLS)
+                    continue;
+                uint32_t u = (uint32_t)((i - 1) * COLS + j + dj), v = (uint32_t)(i * COLS + j);
+                TU_OK(sol_graph_add_arc(ctx, g, u, v));
+                if ((j + dj) / 2 != j / 2) {
+                    from[k] = u;
+                    to[k++] = v;
+                }
+            }
+    sol_dist *pairs;
+    TU_OK(sol_bounds_delete_arcs(ctx, g, k, from, to, &pairs));
+    sol_bounds_result r;
+    TU_OK(sol_bounds_mean(ctx, g, NULL, &r));
+    TU_REL(r.value[SOL_BOUND_PARTITION], sol_dist_mean(pairs), 1e-9, "pairs of columns");
+    CU_ASSERT(r.lower >= r.value[SOL_BOUND_PARTITION]);
+    CU_ASSERT(r.value[SOL_BOUND_PARTITION] <= r.upper);
+    CU_ASSERT_STRING_EQUAL(sol_bound_method_name(SOL_BOUND_PARTITION), "partition");
+    CU_ASSERT(sol_bound_method_is_lower(SOL_BOUND_PARTITION));
+    sol_sim_result sim;
+    TU_OK(sol_sim_run(ctx, g, 200000, 5, 0, NULL, NULL, &sim));
+    CU_ASSERT(r.value[SOL_BOUND_PARTITION] <= sim.mean + sim.ci95);
+    if (tu_verbose())
+        printf("\n  mesh: partition %.6f (pairs %.6f), simulation %.6f +- %.6f\n",
+               r.value[SOL_BOUND_PARTITION], sol_dist_mean(pairs), sim.mean, sim.ci95);
+    sol_dist_free(pairs);
+    sol_graph_free(g);
+    sol_ctx_free(ctx);
+}
+
 int main(void)
 {
     static const tu_case cases[] = {{"N graph upper distribution", test_n_upper_dist},
@@ -171,6 +221,7 @@ int main(void)
                                     {"cycle", test_cycle},
                                     {"N graph, every method", test_n_methods},
                                     {"exact conditioning", test_exact_conditioning},
+                                    {"partition of a mesh", test_partition_mesh},
                                     {NULL, NULL}};
     return tu_run("bounds", cases);
 }
