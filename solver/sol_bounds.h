@@ -35,8 +35,11 @@ typedef enum sol_bound_method {
     /* lower: conditioning (see SOL_BOUND_COND_UPPER): the conditioned nodes take their cells'
      * conditional means (Jensen within each cell, the makespan being convex). */
     SOL_BOUND_COND_LOWER,
-    /* upper: Kleindorfer's pass with the product of the predecessors' CDFs (association). One
-     * convolution per node, one CDF product per arc. */
+    /* upper: Kleindorfer's pass with the product of the predecessors' CDFs (association), run
+     * forward and on the reversed graph (a path read backwards: the same makespan), the smaller
+     * mean kept; the direction matters when joins and forks are unbalanced (a long processor
+     * chain fed by short ones: 64.6 instead of 65.9 on NEIGHBOR p = 9, 4 iterations, simulated
+     * 64.2). Two convolutions per node, two CDF products per arc. */
     SOL_BOUND_KLEIN_UPPER,
     /* upper: Dodin's node duplication. While the reduction is stuck, a node v with a successor w
      * whose only predecessor is v gets an independent copy that serves w alone (or the mirror

@@ -214,6 +214,58 @@ static void test_partition_mesh(void)
     sol_ctx_free(ctx);
 }
 
+/* Kleindorfer's method takes the smaller of its passes forward and on the reversed graph (the
+ * same makespan), checked on NEIGHBOR with 3 columns and 3 iterations, columns 0 and 1 on one
+ * processor (a chain of two units per iteration) and column 2 on another: the long chain's joins
+ * with the short one are unbalanced, so the directions differ. */
+static void test_klein_reversed(void)
+{
+    enum { ROWS = 3, COLS = 3 };
+    sol_ctx *ctx = sol_ctx_alloc();
+    sol_graph *g[2];
+    sol_dist *e;
+    TU_OK(sol_dist_erlang(ctx, 4, 1.0, &e));
+    for (int k = 0; k < 2; k++) {
+        TU_OK(sol_graph_new(ctx, 0, &g[k]));
+        for (uint32_t v = 0; v < ROWS * COLS; v++)
+            TU_OK(sol_graph_add_node(ctx, g[k], e, v, NULL));
+        for (int i = 0; i < ROWS; i++)
+            for (int j = 0; j < COLS; j++) {
+                uint32_t v = (uint32_t)(i * COLS + j), a[4];
+                size_t na = 0;
+                for (int dj = -1; i > 0 && dj <= 1; dj++)
+                    if (j + dj >= 0 && j + dj < COLS)
+                        a[na++] = (uint32_t)((i - 1) * COLS + j + dj);
+                if (j == 1)
+                    a[na++] = v - 1; /* the processor's previous unit */
+                if (j == 0 && i > 0)
+                    a[na++] = v - 2;
+                for (size_t q = 0; q < na; q++)
+                    TU_OK(sol_graph_add_arc(ctx, g[k], k ? v : a[q], k ? a[q] : v));
+            }
+    }
+    sol_dist_free(e);
+    sol_dist *fwd, *bwd;
+    TU_OK(sol_bounds_upper_dist(ctx, g[0], &fwd));
+    TU_OK(sol_bounds_upper_dist(ctx, g[1], &bwd));
+    double m = fmin(sol_dist_mean(fwd), sol_dist_mean(bwd));
+    CU_ASSERT(sol_dist_mean(fwd) != sol_dist_mean(bwd));
+    sol_bounds_result r;
+    TU_OK(sol_bounds_mean(ctx, g[0], NULL, &r));
+    TU_REL(r.value[SOL_BOUND_KLEIN_UPPER], m, 1e-12, "the smaller direction");
+    sol_sim_result sim;
+    TU_OK(sol_sim_run(ctx, g[0], 200000, 7, 0, NULL, NULL, &sim));
+    CU_ASSERT(sim.mean - sim.ci95 <= m);
+    if (tu_verbose())
+        printf("\n  Kleindorfer forward %.6f, reversed %.6f, simulation %.6f +- %.6f\n",
+               sol_dist_mean(fwd), sol_dist_mean(bwd), sim.mean, sim.ci95);
+    sol_dist_free(fwd);
+    sol_dist_free(bwd);
+    sol_graph_free(g[0]);
+    sol_graph_free(g[1]);
+    sol_ctx_free(ctx);
+}
+
 int main(void)
 {
     static const tu_case cases[] = {{"N graph upper distribution", test_n_upper_dist},
@@ -222,6 +274,7 @@ int main(void)
                                     {"N graph, every method", test_n_methods},
                                     {"exact conditioning", test_exact_conditioning},
                                     {"partition of a mesh", test_partition_mesh},
+                                    {"Kleindorfer reversed", test_klein_reversed},
                                     {NULL, NULL}};
     return tu_run("bounds", cases);
 }
