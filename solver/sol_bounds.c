@@ -5,6 +5,8 @@
  * nodes fixed to constants. */
 #include "sol_bounds.h"
 
+#include "sol_markov.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1890,8 +1892,9 @@ static sol_status cond_sum(sol_ctx *ctx, const sol_dag *d, cond_node *cn, size_t
 /* ---------------------------------------------------------------- the driver */
 
 static const char *const method_names[SOL_BOUND_COUNT] = {
-    "sp",    "cpm",           "kleindorfer-min", "arc-deletion", "conditioning", "kleindorfer",
-    "dodin", "arc-insertion", "conditioning",    "greedy-lower", "greedy-upper", "partition"};
+    "sp",           "cpm",       "kleindorfer-min", "arc-deletion", "conditioning",
+    "kleindorfer",  "dodin",     "arc-insertion",   "conditioning", "greedy-lower",
+    "greedy-upper", "partition", "markov"};
 
 const char *sol_bound_method_name(sol_bound_method m)
 {
@@ -1905,6 +1908,7 @@ void sol_bounds_opts_default(sol_bounds_opts *o)
     o->cond_cells = 32;
     o->cond_budget = 2000;
     o->search_nodes = 4096;
+    o->markov_states = 0;
     o->methods = 0;
 }
 
@@ -1935,7 +1939,7 @@ int sol_bound_method_is_lower(sol_bound_method m)
 {
     return m == SOL_BOUND_SP || m == SOL_BOUND_CPM || m == SOL_BOUND_KLEIN_LOWER ||
            m == SOL_BOUND_ARC_DELETE || m == SOL_BOUND_COND_LOWER || m == SOL_BOUND_GREEDY_LOWER ||
-           m == SOL_BOUND_PARTITION;
+           m == SOL_BOUND_PARTITION || m == SOL_BOUND_MARKOV;
 }
 
 /* Conditioning on the random residual nodes inside the nodes Dodin copied (dupmem). */
@@ -2028,6 +2032,32 @@ sol_status sol_bounds_mean(sol_ctx *ctx, const sol_graph *g, const sol_bounds_op
     if (st != SOL_ENOTSP)
         return st;
     out->seconds[SOL_BOUND_SP] = now() - t0;
+    double chain_states = o.markov_states > 0 && wanted(&o, SOL_BOUND_MARKOV)
+                              ? sol_markov_states_bound(ctx, g)
+                              : INFINITY;
+    /* about N + 32 bytes per state (its key, value and hash slot) */
+    double chain_bytes = chain_states * ((double)sol_graph_node_count(g) + 32);
+    if (chain_states <= (double)o.markov_states && chain_bytes <= SOL_BOUNDS_MARKOV_BYTES) {
+        /* Exact when the graph is phase-type and its chain surely small enough (the bound is
+           cheap; a chain that outgrows the limit would cost its whole enumeration). */
+        t0 = now();
+        double m;
+        st = sol_markov_mean(ctx, g, o.markov_states, &m, NULL);
+        out->seconds[SOL_BOUND_MARKOV] = now() - t0;
+        if (st == SOL_OK) {
+            out->value[SOL_BOUND_MARKOV] = out->lower = out->upper = m;
+            out->lower_method = out->upper_method = SOL_BOUND_MARKOV;
+            out->exact = 1;
+            sol_graph_free(res);
+            return SOL_OK;
+        }
+        if (st == SOL_ENOMEM) {
+            sol_graph_free(res);
+            return st;
+        }
+        sol_ctx_notef(ctx, "bounds: markov skipped: %s", sol_ctx_message(ctx));
+        st = SOL_OK;
+    }
     sol_dag d;
     st = sol_dag_build(ctx, res, &d);
     if (st != SOL_OK) {

@@ -84,16 +84,24 @@ typedef enum sol_bound_method {
      * one-arc-at-a-time deletion loses its way. Per merge step at most 64 candidate merges, each
      * a series-parallel test O((N + A) log A) and an estimate O(128 (N + A)); at most N steps. */
     SOL_BOUND_PARTITION,
+    /* exact: the Markov chain of sol_markov.h, when every node is exponential, Erlang or zero
+     * and sol_markov_states_bound promises at most opts.markov_states states (and at most
+     * SOL_BOUNDS_MARKOV_BYTES of memory); tried first, on the whole graph (the reduction's
+     * results are not phase-type). Cost: the bound, O(N A), then about 2 us per state. */
+    SOL_BOUND_MARKOV,
     SOL_BOUND_COUNT
 } sol_bound_method;
 
 /* Short name of a method ("sp", "cpm", "kleindorfer-min", "arc-deletion", "conditioning",
- * "kleindorfer", "dodin", "arc-insertion", "greedy-lower", "greedy-upper", "partition"), as the
- * compiler prints it. O(1). */
+ * "kleindorfer", "dodin", "arc-insertion", "greedy-lower", "greedy-upper", "partition", "markov"),
+ * as the compiler prints it. O(1). */
 const char *sol_bound_method_name(sol_bound_method m);
 
 /* 1 for the methods that give lower bounds (and SOL_BOUND_SP), 0 for upper ones. O(1). */
 int sol_bound_method_is_lower(sol_bound_method m);
+
+/* Most memory the Markov chain may take inside sol_bounds_mean. */
+#define SOL_BOUNDS_MARKOV_BYTES (512.0 * 1024 * 1024)
 
 typedef struct sol_bounds_opts {
     size_t dup_limit;     /* Dodin and greedy searches: most node copies (default 200000,
@@ -105,6 +113,7 @@ typedef struct sol_bounds_opts {
                              default precision) */
     size_t search_nodes;  /* arc deletion/insertion only on residuals up to this many nodes
                              (default 4096): their greedy searches are superlinear */
+    size_t markov_states; /* Markov chain: most states (default 0: not tried) */
     uint32_t methods;     /* bit (1 << method) set: run that method; 0: all (default) */
 } sol_bounds_opts;
 

@@ -4,6 +4,7 @@
  * computed backwards, E(s) = (1 + sum_i rate_i E(s_i)) / sum_i rate_i. */
 #include "sol_markov.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -214,4 +215,86 @@ sol_status sol_markov_mean(sol_ctx *ctx, const sol_graph *g, size_t max_states, 
     free(c.table);
     sol_dag_free(&d);
     return st;
+}
+
+/* Kuhn's augmenting path from the out-copy of u, iteratively (graphs may be deep): mate_in[w]
+ * is the node whose out-copy is matched to w's in-copy. */
+static int augment(const sol_dag *d, uint32_t u, uint32_t *mate_in, uint32_t *mate_out,
+                   uint32_t *seen, uint32_t stamp, uint32_t *stack, size_t *pos)
+{
+    size_t top = 0;
+    stack[top] = u;
+    pos[top] = d->soff[u];
+    while (1) {
+        uint32_t x = stack[top];
+        if (pos[top] == d->soff[x + 1]) {
+            if (top == 0)
+                return 0;
+            top--;
+            continue;
+        }
+        uint32_t w = d->succ[pos[top]++];
+        if (seen[w] == stamp)
+            continue;
+        seen[w] = stamp;
+        if (mate_in[w] == UINT32_MAX) {
+            /* flip the path: every out-copy on the stack takes the in-copy it went to last
+               (for the top one, w) */
+            for (size_t i = 0; i <= top; i++) {
+                uint32_t next = d->succ[pos[i] - 1];
+                mate_in[next] = stack[i];
+                mate_out[stack[i]] = next;
+            }
+            return 1;
+        }
+        stack[++top] = mate_in[w];
+        pos[top] = d->soff[mate_in[w]];
+    }
+}
+
+double sol_markov_states_bound(sol_ctx *ctx, const sol_graph *g)
+{
+    sol_dag d;
+    if (sol_dag_build(ctx, g, &d) != SOL_OK) {
+        sol_dag_free(&d);
+        return INFINITY;
+    }
+    size_t n = d.n ? d.n : 1;
+    uint32_t *mate_in = malloc(n * sizeof *mate_in), *mate_out = malloc(n * sizeof *mate_out);
+    uint32_t *seen = calloc(n, sizeof *seen), *stack = malloc(n * sizeof *stack);
+    size_t *pos = malloc(n * sizeof *pos);
+    double bound = INFINITY;
+    if (!mate_in || !mate_out || !seen || !stack || !pos)
+        goto done;
+    for (uint32_t v = 0; v < d.n; v++) {
+        uint64_t k;
+        double r;
+        if (!sol_dist_erlang_params(d.dist[v], &k, &r) || k > SOL_MARKOV_PHASES_MAX)
+            goto done;
+        mate_in[v] = mate_out[v] = UINT32_MAX;
+    }
+    for (uint32_t v = 0; v < d.n; v++)
+        (void)augment(&d, v, mate_in, mate_out, seen, v + 1, stack, pos);
+    /* each path starts at a node whose in-copy is unmatched */
+    bound = 1.0;
+    for (uint32_t v = 0; v < d.n; v++) {
+        if (mate_in[v] != UINT32_MAX)
+            continue;
+        double states = 1.0;
+        for (uint32_t x = v; x != UINT32_MAX; x = mate_out[x]) {
+            uint64_t k;
+            double r;
+            sol_dist_erlang_params(d.dist[x], &k, &r);
+            states += (double)k;
+        }
+        bound *= states;
+    }
+done:
+    free(mate_in);
+    free(mate_out);
+    free(seen);
+    free(stack);
+    free(pos);
+    sol_dag_free(&d);
+    return bound;
 }

@@ -29,4 +29,12 @@
 sol_status sol_markov_mean(sol_ctx *ctx, const sol_graph *g, size_t max_states, double *mean,
                            size_t *states);
 
+/* An upper bound on the number of states sol_markov_mean would enumerate for g, cheap next to
+ * the enumeration: cover the nodes with paths (as few as a maximum matching over the arcs
+ * gives); finished nodes meet each path in a prefix and at most one of its nodes runs, so a
+ * path of nodes with K_v phases contributes at most 1 + sum K_v states, and the product over
+ * the paths bounds the chain. INFINITY when some node is not phase-type (or g has a cycle, or
+ * memory runs out). O(N A) for the matching (Kuhn's augmenting paths), memory O(N + A). */
+double sol_markov_states_bound(sol_ctx *ctx, const sol_graph *g);
+
 #endif

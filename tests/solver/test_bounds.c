@@ -64,6 +64,32 @@ static void test_sp_exact(void)
     sol_ctx_free(ctx);
 }
 
+/* With a state budget the Markov chain runs first and is exact on the N graph: 23/8
+ * (design/solver-methods.md); without one (the default) it is not tried. */
+static void test_n_markov(void)
+{
+    sol_ctx *ctx = sol_ctx_alloc();
+    sol_graph *g = tu_n_graph(ctx);
+    sol_bounds_opts o;
+    sol_bounds_opts_default(&o);
+    CU_ASSERT_EQUAL(o.markov_states, 0);
+    o.markov_states = 1000;
+    sol_bounds_result r;
+    TU_OK(sol_bounds_mean(ctx, g, &o, &r));
+    CU_ASSERT(r.exact);
+    CU_ASSERT(r.lower_method == SOL_BOUND_MARKOV && r.upper_method == SOL_BOUND_MARKOV);
+    TU_REL(r.lower, 23.0 / 8.0, 1e-12, "exact mean 23/8, solver-methods.md");
+    TU_REL(r.upper, 23.0 / 8.0, 1e-12, "exact mean 23/8, solver-methods.md");
+    CU_ASSERT_STRING_EQUAL(sol_bound_method_name(SOL_BOUND_MARKOV), "markov");
+    /* too small a budget: skipped, the bounds run */
+    o.markov_states = 2;
+    TU_OK(sol_bounds_mean(ctx, g, &o, &r));
+    CU_ASSERT(!r.exact && isnan(r.value[SOL_BOUND_MARKOV]));
+    CU_ASSERT(r.lower <= 23.0 / 8.0 && 23.0 / 8.0 <= r.upper);
+    sol_graph_free(g);
+    sol_ctx_free(ctx);
+}
+
 static void test_cycle(void)
 {
     sol_ctx *ctx = sol_ctx_alloc();
@@ -272,6 +298,7 @@ int main(void)
                                     {"series-parallel is exact", test_sp_exact},
                                     {"cycle", test_cycle},
                                     {"N graph, every method", test_n_methods},
+                                    {"N graph, the Markov chain first", test_n_markov},
                                     {"exact conditioning", test_exact_conditioning},
                                     {"partition of a mesh", test_partition_mesh},
                                     {"Kleindorfer reversed", test_klein_reversed},

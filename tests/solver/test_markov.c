@@ -44,6 +44,40 @@ static void test_n_graph(void)
     sol_ctx_free(ctx);
 }
 
+/* The state bound: the N graph (A->C, A->D, B->D, Exp) is covered by the paths A->C and B->D,
+ * (1 + 1 + 1)^2 = 9 >= the 8 states {}, A, B, AB, AC, ABC, ABD, ABCD counted by hand; a chain
+ * of three Erlang-2 nodes is one path: 1 + 6 = 7, exactly its states (0..6 phases done). */
+static void test_state_bound(void)
+{
+    sol_ctx *ctx = sol_ctx_alloc();
+    sol_dist *e, *e2, *u;
+    TU_OK(sol_dist_exponential(ctx, 1.0, &e));
+    static const uint32_t n_arcs[3][2] = {{0, 2}, {0, 3}, {1, 3}};
+    sol_graph *g = graph_of(ctx, 4, e, 3, n_arcs);
+    double m;
+    size_t states;
+    TU_OK(sol_markov_mean(ctx, g, 0, &m, &states));
+    CU_ASSERT_EQUAL(states, 8);
+    CU_ASSERT_DOUBLE_EQUAL(sol_markov_states_bound(ctx, g), 9.0, 0);
+    sol_graph_free(g);
+    TU_OK(sol_dist_erlang(ctx, 2, 1.0, &e2));
+    static const uint32_t c_arcs[2][2] = {{0, 1}, {1, 2}};
+    g = graph_of(ctx, 3, e2, 2, c_arcs);
+    TU_OK(sol_markov_mean(ctx, g, 0, &m, &states));
+    CU_ASSERT_EQUAL(states, 7);
+    CU_ASSERT_DOUBLE_EQUAL(sol_markov_states_bound(ctx, g), 7.0, 0);
+    sol_graph_free(g);
+    /* a node that is not phase-type: no bound */
+    TU_OK(sol_dist_uniform(ctx, 0.0, 1.0, &u));
+    g = graph_of(ctx, 3, u, 2, c_arcs);
+    CU_ASSERT(isinf(sol_markov_states_bound(ctx, g)));
+    sol_graph_free(g);
+    sol_dist_free(e);
+    sol_dist_free(e2);
+    sol_dist_free(u);
+    sol_ctx_free(ctx);
+}
+
 static void test_closed_forms(void)
 {
     sol_ctx *ctx = sol_ctx_alloc();
@@ -169,6 +203,7 @@ static void test_sp_agree(void)
 int main(void)
 {
     static const tu_case cases[] = {{"N graph and the state limit", test_n_graph},
+                                    {"the state bound", test_state_bound},
                                     {"closed forms, zero nodes, laws", test_closed_forms},
                                     {"agrees with SP reduction", test_sp_agree},
                                     {NULL, NULL}};
