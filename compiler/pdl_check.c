@@ -87,6 +87,7 @@ typedef struct var_info {
     pdl_loc decl; /* PARAMETER declaration (file 0 when only given with --set) */
     int declared;
     int from_set; /* value given with --set */
+    int swept;    /* ... by --sweep */
     int used;
     int reported; /* "has no value" already said */
 } var_info;
@@ -1534,6 +1535,7 @@ static void check_variables(checker *ck, const pdl_setvar *sets, size_t nsets)
         ck->vars[slot].value = sets[k].value;
         ck->vars[slot].known = 1;
         ck->info[slot].from_set = 1;
+        ck->info[slot].swept = sets[k].swept;
     }
     ck->env.vars = ck->vars;
     ck->env.nvars = ck->nvars;
@@ -1574,21 +1576,26 @@ static void report_unused(checker *ck)
     for (size_t k = 0; k < ck->nvars; k++) {
         if (ck->info[k].used)
             continue;
-        if (ck->info[k].declared) {
+        if (ck->info[k].swept) {
+            /* Every value would give the same rows: surely not what was meant. */
+            pdl_error(ck->d, (pdl_loc){0, 0, 0},
+                      "'--sweep %s' names no variable that the program uses", ck->vars[k].name);
+        } else if (ck->info[k].declared) {
             pdl_warning(ck->d, ck->info[k].decl, "parameter '%s' is declared but never used",
                         ck->vars[k].name);
+            continue;
         } else {
             /* Only given with --set: most likely a misspelling. */
             pdl_warning(ck->d, (pdl_loc){0, 0, 0}, "'--set %s' names no variable of the program",
                         ck->vars[k].name);
-            size_t m = 0;
-            for (size_t q = 0; names && q < ck->nvars; q++)
-                if (q != k && (ck->info[q].used || ck->info[q].declared))
-                    names[m++] = ck->vars[q].name;
-            const char *s = names ? pdl_closest(ck->vars[k].name, names, m) : NULL;
-            if (s)
-                pdl_note(ck->d, (pdl_loc){0, 0, 0}, "did you mean '%s'?", s);
         }
+        size_t m = 0;
+        for (size_t q = 0; names && q < ck->nvars; q++)
+            if (q != k && (ck->info[q].used || ck->info[q].declared))
+                names[m++] = ck->vars[q].name;
+        const char *s = names ? pdl_closest(ck->vars[k].name, names, m) : NULL;
+        if (s)
+            pdl_note(ck->d, (pdl_loc){0, 0, 0}, "did you mean '%s'?", s);
     }
 }
 

@@ -7,10 +7,11 @@
 #include "pdl_expr.h"
 #include "pdl_machine.h"
 
-/* A value given on the command line with --set NAME=VALUE. */
+/* A value given on the command line with --set NAME=VALUE (or one value of a --sweep). */
 typedef struct pdl_setvar {
     const char *name;
     double value;
+    int swept; /* from --sweep: an error, not a warning, when nothing uses it */
 } pdl_setvar;
 
 /* Everything the later stages need to know about a checked program. Arena-owned. */

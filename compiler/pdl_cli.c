@@ -4,6 +4,7 @@
 
 #include "pdl_gen.h"
 #include "pdl_generic.h"
+#include "pdl_plot.h"
 #include "sol_ctx.h"
 
 #include <ctype.h>
@@ -31,20 +32,38 @@ static const char usage_text[] =
     "  -q, --quantiles LIST     add quantile columns, e.g. 0.5,0.95 gives q50,q95\n"
     "      --precision N        solver lattice length (64..16777216; default %zu)\n"
     "  -o, --output FILE        write the results to FILE (atomically) instead of stdout\n"
-    "  -f, --format FMT         csv (default) or json\n"
+    "  -f, --format FMT         csv (default), json or table (aligned, for a terminal)\n"
     "  -M, --method LIST        approx (default), bounds, simulate, markov or all\n"
     "                           (approx, bounds and simulate); e.g. bounds,markov\n"
     "      --samples N          simulation samples (default 100000)\n"
     "      --seed S             simulation seed (default 1)\n"
     "      --threads N          simulation threads (default: all cores)\n"
-    "      --emit ast           print the parsed program for debugging\n"
+    "  -r, --report KIND        speedup (default), profile, losses, bottleneck or\n"
+    "                           critical-path\n"
+    "      --sweep NAME=LIST    run for every value of variable NAME, e.g. n=100,200 or\n"
+    "                           b=50-400:50 (repeatable: every combination)\n"
+    "      --optimize NAME      keep, for each p, the swept value of NAME with the\n"
+    "                           smallest mean runtime\n"
+    "      --plot FILE          draw the speedup curve into FILE.svg or FILE.png (gnuplot)\n"
+    "      --emit ast|dot       print the parsed program (ast), or the model on the one\n"
+    "                           processor count of --procs as a Graphviz graph (dot)\n"
     "  -h, --help               print this help and exit\n"
     "  -V, --version            print the version and exit\n"
     "\n"
     "Exit status: 0 success, 1 errors in the input, 2 wrong usage.\n"
     "See pdlc(1) for the command and pdl(5) for the language.\n";
 
-enum { OPT_EMIT = 256, OPT_PROCS, OPT_PRECISION, OPT_SAMPLES, OPT_SEED, OPT_THREADS };
+enum {
+    OPT_EMIT = 256,
+    OPT_PROCS,
+    OPT_PRECISION,
+    OPT_SAMPLES,
+    OPT_SEED,
+    OPT_THREADS,
+    OPT_SWEEP,
+    OPT_OPTIMIZE,
+    OPT_PLOT
+};
 
 static pdl_cli_result usage_error(FILE *err, const char *fmt, ...) PDL_PRINTF(2, 3);
 static pdl_cli_result usage_error(FILE *err, const char *fmt, ...)
@@ -262,7 +281,185 @@ static pdl_cli_result add_set(pdl_options *o, const char *arg, FILE *err)
     }
     o->sets[o->nsets].name = name;
     o->sets[o->nsets].value = v;
+    o->sets[o->nsets].swept = 0;
     o->nsets++;
+    return PDL_CLI_RUN;
+}
+
+static const char *const report_names[] = {"speedup", "profile", "losses", "bottleneck",
+                                           "critical-path"};
+
+static pdl_cli_result parse_report(pdl_options *o, const char *arg, FILE *err)
+{
+    for (size_t k = 0; k < sizeof report_names / sizeof *report_names; k++) {
+        if (strcmp(arg, report_names[k]) == 0) {
+            o->report = (pdl_report_kind)k;
+            o->report_given = 1;
+            return PDL_CLI_RUN;
+        }
+    }
+    return usage_error(err,
+                       "--report: unknown report '%s' (expected: speedup, profile, losses, "
+                       "bottleneck or critical-path)",
+                       arg);
+}
+
+/* A range "A-B" or "A-B:STEP" of a sweep; the '-' that separates A from B is the first one with
+ * numbers on both sides, so negative values and exponents ("-2--1", "1e-3-1e-2:1e-3") work. */
+static int parse_range(char *tok, double *a, double *b, double *step)
+{
+    char *colon = strchr(tok, ':');
+    *step = 1;
+    if (colon) {
+        *colon = '\0';
+        if (!parse_number(colon + 1, step))
+            return 0;
+    }
+    for (char *dash = strchr(tok + 1, '-'); dash; dash = strchr(dash + 1, '-')) {
+        *dash = '\0';
+        int ok = parse_number(tok, a) && parse_number(dash + 1, b);
+        *dash = '-';
+        if (ok)
+            return 1;
+    }
+    return 0;
+}
+
+static pdl_cli_result add_sweep(pdl_options *o, const char *arg, FILE *err)
+{
+    const char *eq = strchr(arg, '=');
+    if (!eq)
+        return usage_error(err, "--sweep expects NAME=LIST, got '%s'", arg);
+    size_t len = (size_t)(eq - arg);
+    if (!is_identifier(arg, len))
+        return usage_error(err, "--sweep: '%s' does not start with a variable name", arg);
+    for (size_t k = 0; k < o->nsweeps; k++)
+        if (strlen(o->sweeps[k].name) == len && strncmp(o->sweeps[k].name, arg, len) == 0)
+            return usage_error(err,
+                               "--sweep: '%.*s' is swept twice; list all its values in one "
+                               "--sweep",
+                               (int)len, arg);
+    pdl_sweep *n = realloc(o->sweeps, (o->nsweeps + 1) * sizeof *n);
+    if (!n)
+        return usage_error(err, "%s", "out of memory");
+    o->sweeps = n;
+    pdl_sweep *sw = &o->sweeps[o->nsweeps];
+    sw->name = NULL;
+    sw->values = NULL;
+    sw->n = 0;
+    char *name = malloc(len + 1), *copy = strdup(eq + 1), *save = NULL;
+    size_t cap = 0;
+    pdl_cli_result r = name && copy ? PDL_CLI_RUN : usage_error(err, "%s", "out of memory");
+    for (char *tok = copy ? strtok_r(copy, ",", &save) : NULL; tok && r == PDL_CLI_RUN;
+         tok = strtok_r(NULL, ",", &save)) {
+        double a, b, step;
+        char shown[64]; /* the token as given: parse_range cuts it */
+        snprintf(shown, sizeof shown, "%s", tok);
+        if (parse_number(tok, &a)) {
+            b = a;
+            step = 1;
+        } else if (!parse_range(tok, &a, &b, &step)) {
+            r = usage_error(err,
+                            "--sweep: '%s' in '%s' is neither a number nor a range A-B or "
+                            "A-B:STEP",
+                            shown, arg);
+            break;
+        } else if (!(step > 0) || b < a) {
+            r = usage_error(err,
+                            "--sweep: the range '%s' in '%s' is empty (it needs A <= B and a "
+                            "positive STEP)",
+                            shown, arg);
+            break;
+        }
+        /* A + k STEP up to B, with a relative slack for steps like 0.1 that are not exact. */
+        double count = floor((b - a) / step * (1 + 1e-12) + 1e-9) + 1;
+        if (count > (double)(PDL_MAX_SWEEP_VALUES - sw->n)) {
+            r = usage_error(err, "--sweep: '%s' lists more than %d values", arg,
+                            PDL_MAX_SWEEP_VALUES);
+            break;
+        }
+        if (sw->n + (size_t)count > cap) {
+            size_t ncap = (sw->n + (size_t)count) * 2;
+            double *v = realloc(sw->values, ncap * sizeof *v);
+            if (!v) {
+                r = usage_error(err, "%s", "out of memory");
+                break;
+            }
+            sw->values = v;
+            cap = ncap;
+        }
+        for (size_t k = 0; k < (size_t)count; k++)
+            sw->values[sw->n++] = a + (double)k * step;
+    }
+    free(copy);
+    if (r == PDL_CLI_RUN && sw->n == 0)
+        r = usage_error(err, "--sweep: '%s' lists no value", arg);
+    if (r != PDL_CLI_RUN) {
+        free(name);
+        free(sw->values);
+        return r;
+    }
+    memcpy(name, arg, len);
+    name[len] = '\0';
+    sw->name = name;
+    o->nsweeps++;
+    return PDL_CLI_RUN;
+}
+
+/* Options that only make sense together, checked once all are known. */
+static pdl_cli_result check_combination(pdl_options *o, FILE *err)
+{
+    const char *report = report_names[o->report];
+    size_t runs = 1;
+    for (size_t k = 0; k < o->nsweeps; k++) {
+        for (size_t q = 0; q < o->nsets; q++)
+            if (strcmp(o->sets[q].name, o->sweeps[k].name) == 0)
+                return usage_error(err, "'%s' is given both with --set and with --sweep",
+                                   o->sweeps[k].name);
+        if (runs > PDL_MAX_SWEEP_RUNS / o->sweeps[k].n)
+            return usage_error(err, "--sweep: more than %d combinations of values",
+                               PDL_MAX_SWEEP_RUNS);
+        runs *= o->sweeps[k].n;
+    }
+    if (o->report != PDL_REPORT_SPEEDUP && (o->nquantiles || o->methods))
+        return usage_error(err,
+                           "--quantiles and --method apply to the speedup report only, not to "
+                           "--report %s",
+                           report);
+    if (o->optimize) {
+        size_t k = 0;
+        while (k < o->nsweeps && strcmp(o->sweeps[k].name, o->optimize) != 0)
+            k++;
+        if (k == o->nsweeps)
+            return usage_error(err,
+                               "--optimize %s: '%s' is not swept; give its candidate values with "
+                               "--sweep %s=LIST",
+                               o->optimize, o->optimize, o->optimize);
+        if (o->report != PDL_REPORT_SPEEDUP)
+            return usage_error(err,
+                               "--optimize keeps the rows with the smallest mean runtime: it "
+                               "works with the speedup report, not with --report %s",
+                               report);
+    }
+    if (o->plot) {
+        if (!pdl_plot_format_ok(o->plot))
+            return usage_error(err, "--plot: '%s' does not end in .svg or .png", o->plot);
+        if (o->report != PDL_REPORT_SPEEDUP)
+            return usage_error(err,
+                               "--plot draws the speedup curve: it cannot be used with "
+                               "--report %s",
+                               report);
+    }
+    if (o->emit == PDL_EMIT_DOT) {
+        if (o->nprocs != 1)
+            return usage_error(err, "%s",
+                               "--emit dot draws the model for one processor count: give "
+                               "--procs P");
+        if (o->nsweeps || o->plot || o->report_given || o->nmachines > 1)
+            return usage_error(err, "%s",
+                               "--emit dot draws one model: it cannot be combined with --sweep, "
+                               "--plot, --report or several machines");
+    }
     return PDL_CLI_RUN;
 }
 
@@ -282,6 +479,10 @@ pdl_cli_result pdl_cli_parse(int argc, char **argv, pdl_options *o, FILE *out, F
                                              {"samples", required_argument, NULL, OPT_SAMPLES},
                                              {"seed", required_argument, NULL, OPT_SEED},
                                              {"threads", required_argument, NULL, OPT_THREADS},
+                                             {"report", required_argument, NULL, 'r'},
+                                             {"sweep", required_argument, NULL, OPT_SWEEP},
+                                             {"optimize", required_argument, NULL, OPT_OPTIMIZE},
+                                             {"plot", required_argument, NULL, OPT_PLOT},
                                              {"help", no_argument, NULL, 'h'},
                                              {"version", no_argument, NULL, 'V'},
                                              {NULL, 0, NULL, 0}};
@@ -293,7 +494,7 @@ pdl_cli_result pdl_cli_parse(int argc, char **argv, pdl_options *o, FILE *out, F
     int c;
     pdl_cli_result r = PDL_CLI_RUN;
     while (r == PDL_CLI_RUN &&
-           (c = getopt_long(argc, argv, ":cD:m:P:q:o:f:M:hV", longopts, NULL)) != -1) {
+           (c = getopt_long(argc, argv, ":cD:m:P:q:o:f:M:r:hV", longopts, NULL)) != -1) {
         switch (c) {
         case 'c':
             o->check = 1;
@@ -341,9 +542,11 @@ pdl_cli_result pdl_cli_parse(int argc, char **argv, pdl_options *o, FILE *out, F
                 o->format = PDL_FMT_CSV;
             else if (strcmp(optarg, "json") == 0)
                 o->format = PDL_FMT_JSON;
+            else if (strcmp(optarg, "table") == 0)
+                o->format = PDL_FMT_TABLE;
             else
-                return usage_error(err, "--format: unknown format '%s' (expected: csv or json)",
-                                   optarg);
+                return usage_error(
+                    err, "--format: unknown format '%s' (expected: csv, json or table)", optarg);
             break;
         case 'M':
             r = parse_methods(o, optarg, err);
@@ -367,8 +570,22 @@ pdl_cli_result pdl_cli_parse(int argc, char **argv, pdl_options *o, FILE *out, F
         case OPT_EMIT:
             if (strcmp(optarg, "ast") == 0)
                 o->emit = PDL_EMIT_AST;
+            else if (strcmp(optarg, "dot") == 0)
+                o->emit = PDL_EMIT_DOT;
             else
-                r = usage_error(err, "--emit: unknown output '%s' (expected: ast)", optarg);
+                r = usage_error(err, "--emit: unknown output '%s' (expected: ast or dot)", optarg);
+            break;
+        case 'r':
+            r = parse_report(o, optarg, err);
+            break;
+        case OPT_SWEEP:
+            r = add_sweep(o, optarg, err);
+            break;
+        case OPT_OPTIMIZE:
+            o->optimize = optarg;
+            break;
+        case OPT_PLOT:
+            o->plot = optarg;
             break;
         case 'h':
             fprintf(out, usage_text, SOL_LEN_DEFAULT);
@@ -394,9 +611,10 @@ pdl_cli_result pdl_cli_parse(int argc, char **argv, pdl_options *o, FILE *out, F
     if (!o->procs) {
         char range[32];
         snprintf(range, sizeof range, "1-%d", PDL_DEFAULT_MAX_PROCS);
-        return parse_procs(o, range, err);
+        if ((r = parse_procs(o, range, err)) != PDL_CLI_RUN)
+            return r;
     }
-    return PDL_CLI_RUN;
+    return check_combination(o, err);
 }
 
 void pdl_cli_free(pdl_options *o)
@@ -407,5 +625,10 @@ void pdl_cli_free(pdl_options *o)
     free(o->machines);
     free(o->procs);
     free(o->quantiles);
+    for (size_t k = 0; k < o->nsweeps; k++) {
+        free((char *)o->sweeps[k].name);
+        free(o->sweeps[k].values);
+    }
+    free(o->sweeps);
     memset(o, 0, sizeof *o);
 }

@@ -3,12 +3,24 @@
 #ifndef PDL_CLI_H
 #define PDL_CLI_H
 
+#include "pdl_analysis.h"
 #include "pdl_check.h"
 #include "pdl_report.h"
 
 #include <stdio.h>
 
-typedef enum pdl_emit { PDL_EMIT_NONE, PDL_EMIT_AST } pdl_emit;
+typedef enum pdl_emit { PDL_EMIT_NONE, PDL_EMIT_AST, PDL_EMIT_DOT } pdl_emit;
+
+/* --sweep NAME=LIST: the values in the order given. */
+typedef struct pdl_sweep {
+    const char *name;
+    double *values;
+    size_t n;
+} pdl_sweep;
+
+/* Most values one --sweep may list, and most combinations of all sweeps (each is a whole run). */
+#define PDL_MAX_SWEEP_VALUES 10000
+#define PDL_MAX_SWEEP_RUNS   100000
 
 typedef struct pdl_options {
     const char *input; /* the PDL program */
@@ -22,13 +34,19 @@ typedef struct pdl_options {
     size_t nprocs;
     double *quantiles; /* --quantiles, in the order given */
     size_t nquantiles;
-    size_t precision;   /* --precision: solver lattice length, 0 = default */
-    const char *output; /* -o FILE, NULL for standard output */
-    pdl_format format;  /* --format */
-    unsigned methods;   /* --method: PDL_WANT_* beyond the scaled model */
-    uint64_t samples;   /* --samples */
-    uint64_t seed;      /* --seed */
-    int threads;        /* --threads (0: all cores) */
+    size_t precision;       /* --precision: solver lattice length, 0 = default */
+    const char *output;     /* -o FILE, NULL for standard output */
+    pdl_format format;      /* --format */
+    unsigned methods;       /* --method: PDL_WANT_* beyond the scaled model */
+    uint64_t samples;       /* --samples */
+    uint64_t seed;          /* --seed */
+    int threads;            /* --threads (0: all cores) */
+    pdl_report_kind report; /* --report (default: speedup) */
+    int report_given;       /* --report was given: the average parallelism is wanted */
+    pdl_sweep *sweeps;      /* --sweep, in order: the first varies slowest */
+    size_t nsweeps;
+    const char *optimize; /* --optimize NAME: one of the swept names */
+    const char *plot;     /* --plot FILE */
 } pdl_options;
 
 #define PDL_DEFAULT_SAMPLES 100000

@@ -55,7 +55,14 @@ struct pdl_gen {
                             precise place point */
     int mean_only;       /* see pdl_gen_set_mean_only */
     size_t graph_limit;  /* nodes of a generic graph */
+    const unsigned char *zero_phase; /* see pdl_gen_set_zeroed */
+    int no_comm, no_sync;
 };
+
+static int zeroed(const pdl_gen *g, const pdl_phase *ph)
+{
+    return g->zero_phase && g->zero_phase[ph->index];
+}
 
 static int oom(pdl_gen *g)
 {
@@ -250,7 +257,7 @@ static sol_dist *cache_find(pdl_gen *g, const void *node, const double *args, si
     for (; g->slots[h] != SIZE_MAX; h = (h + 1) & (g->capslots - 1)) {
         dist_entry *e = &g->cache[g->slots[h]];
         if (e->node == node && e->machine == g->machine && e->nargs == nargs &&
-            memcmp(e->args, args, nargs * sizeof *args) == 0)
+            (nargs == 0 || memcmp(e->args, args, nargs * sizeof *args) == 0))
             return e->dist;
     }
     return NULL;
@@ -490,7 +497,7 @@ static double loggp_gap(const pdl_machine *m, double bytes)
 int pdl_gen_message(pdl_gen *g, double bytes, uint64_t a, uint64_t b, pdl_loc at, double *t)
 {
     *t = 0;
-    if (bytes <= 0 || a == b || g->m->msg == PDL_MSG_NONE)
+    if (bytes <= 0 || a == b || g->m->msg == PDL_MSG_NONE || g->no_comm)
         return 0;
     double h = 0;
     if (!g->m->shared_memory && hops(g, a, b, at, &h) != 0)
@@ -509,7 +516,7 @@ static int messages_from(pdl_gen *g, double bytes, uint64_t self, const uint64_t
                          pdl_loc at, double *t)
 {
     *t = 0;
-    if (bytes <= 0 || n == 0 || g->m->msg == PDL_MSG_NONE)
+    if (bytes <= 0 || n == 0 || g->m->msg == PDL_MSG_NONE || g->no_comm)
         return 0;
     if (g->m->msg == PDL_MSG_LOGGP) {
         double one;
@@ -533,7 +540,7 @@ static int messages_from(pdl_gen *g, double bytes, uint64_t self, const uint64_t
 int pdl_gen_scatter(pdl_gen *g, double bytes, uint64_t nrecv, pdl_loc at, double *t)
 {
     *t = 0;
-    if (nrecv == 0 || bytes <= 0 || g->m->msg == PDL_MSG_NONE)
+    if (nrecv == 0 || bytes <= 0 || g->m->msg == PDL_MSG_NONE || g->no_comm)
         return 0;
     if (g->m->msg == PDL_MSG_LOGGP) {
         uint64_t one = 1;
@@ -593,12 +600,13 @@ static int machine_dist(pdl_gen *g, const pdl_dist *d, sol_dist **out)
 
 int pdl_gen_barrier(pdl_gen *g, sol_dist **out)
 {
-    return machine_dist(g, g->m->barrier, out);
+    return machine_dist(g, g->no_sync ? NULL : g->m->barrier, out);
 }
 
+/* Contention is the machine's interaction delay: it counts as communication. */
 int pdl_gen_contention(pdl_gen *g, sol_dist **out)
 {
-    return machine_dist(g, g->m->contention, out);
+    return machine_dist(g, g->no_comm ? NULL : g->m->contention, out);
 }
 
 /* ---- shares ---- */
@@ -890,6 +898,8 @@ static int shares_repeat(pdl_gen *g, pdl_shares *s, uint64_t n)
 /* One instance of a work phase as shares, computed once per (machine, p) and copied. */
 static int phase_shares(pdl_gen *g, const pdl_phase *ph, pdl_shares *out)
 {
+    if (zeroed(g, ph))
+        return pdl_shares_init(g, out, g->p);
     phase_entry *e = &g->phases[ph->index];
     if (!e->have) {
         pdl_loc outer = g->here;
@@ -938,6 +948,10 @@ static int phase_shares(pdl_gen *g, const pdl_phase *ph, pdl_shares *out)
 /* A sequential or synchronization phase, or SYNC: one distribution for all processors. */
 static int closed_phase(pdl_gen *g, const pdl_phase *ph, sol_dist **out)
 {
+    if (zeroed(g, ph)) {
+        *out = sol_dist_retain(g->zero);
+        return 0;
+    }
     return pdl_gen_dist(g, ph->runtime, &g->env, out);
 }
 
@@ -1338,6 +1352,13 @@ int pdl_gen_nullable(pdl_gen *g, const pdl_pat *p)
     return nullable(g, p);
 }
 
+void pdl_gen_set_zeroed(pdl_gen *g, const unsigned char *zero_phase, int no_comm, int no_sync)
+{
+    g->zero_phase = zero_phase;
+    g->no_comm = no_comm;
+    g->no_sync = no_sync;
+}
+
 void pdl_gen_set_graph_limit(pdl_gen *g, size_t nodes)
 {
     g->graph_limit = nodes && nodes < PDL_MAX_GRAPH_NODES ? nodes : PDL_MAX_GRAPH_NODES;
@@ -1430,6 +1451,8 @@ int pdl_segment_init(pdl_gen *g, pdl_segment *s)
 void pdl_segment_free(pdl_segment *s)
 {
     sol_graph_free(s->graph);
+    free(s->proc);
+    free(s->task);
     free(s->exit);
     free(s->first);
     free(s->col_lo);
@@ -1439,7 +1462,29 @@ void pdl_segment_free(pdl_segment *s)
 
 int pdl_seg_node(pdl_gen *g, pdl_segment *s, const sol_dist *d, uint32_t tag, uint32_t *id)
 {
+    return pdl_seg_node_on(g, s, d, tag, PDL_NONE, PDL_NONE, id);
+}
+
+int pdl_seg_node_on(pdl_gen *g, pdl_segment *s, const sol_dist *d, uint32_t tag, uint64_t proc,
+                    uint32_t task, uint32_t *id)
+{
     sol_status st = sol_graph_add_node(g->sc, s->graph, d, tag, id);
+    if (st == SOL_OK && *id >= s->capproc) {
+        size_t cap = s->capproc ? s->capproc * 2 : 64;
+        uint64_t *n = realloc(s->proc, cap * sizeof *n);
+        if (n)
+            s->proc = n;
+        uint32_t *t = n ? realloc(s->task, cap * sizeof *t) : NULL;
+        if (t)
+            s->task = t;
+        if (!n || !t)
+            return oom(g);
+        s->capproc = cap;
+    }
+    if (st == SOL_OK) {
+        s->proc[*id] = proc;
+        s->task[*id] = task;
+    }
     if (st == SOL_ELIMIT) {
         pdl_error(g->d, g->here, "the generic model has more than %zu nodes", g->graph_limit);
         where_note(g, g->here);

@@ -68,6 +68,13 @@ int pdl_gen_begin(pdl_gen *g, size_t machine, uint64_t p);
 int pdl_gen_join_kind(pdl_gen *g, const pdl_pat *x, const pdl_pat *y);
 /* Whether a pattern node can run zero times for the current p. */
 int pdl_gen_nullable(pdl_gen *g, const pdl_pat *p);
+/* What-if switches for the analyses (pdl_analysis.c): a zeroed phase takes no time at all
+ * (runtime and messages: the paper's "deterministic runtime with mean 0"); without
+ * communication every message and contention delay is 0; without synchronisation the machine's
+ * barrier time (SYNC, BARRIER joins) is 0 - SYNCHRONIZATION phases are zeroed as phases.
+ * zero_phase has one flag per phase of the program (NULL: none); the array is borrowed. */
+void pdl_gen_set_zeroed(pdl_gen *g, const unsigned char *zero_phase, int no_comm, int no_sync);
+
 /* Lowers the node limit of generic graphs (0: PDL_MAX_GRAPH_NODES); for the fuzz harness. */
 void pdl_gen_set_graph_limit(pdl_gen *g, size_t nodes);
 /* The node limit of generic graphs. */
@@ -188,13 +195,20 @@ typedef struct pdl_segment {
     uint32_t *first;
     uint64_t *col_lo, *col_hi;
     uint64_t ncols;
-    int empty; /* no instance yet */
+    int empty;      /* no instance yet */
+    uint64_t *proc; /* processor of each node (PDL_NONE for none), by node id */
+    uint32_t *task; /* ARBITRARY task index of each node (PDL_NONE for none) */
+    size_t capproc;
 } pdl_segment;
 
 int pdl_segment_init(pdl_gen *g, pdl_segment *s);
 void pdl_segment_free(pdl_segment *s);
 /* Adds a node of duration d (the graph retains it); -1 after reporting. */
 int pdl_seg_node(pdl_gen *g, pdl_segment *s, const sol_dist *d, uint32_t tag, uint32_t *id);
+/* The same, recording the processor that runs the node and the ARBITRARY task it is (PDL_NONE
+ * for none), for the critical-path report. */
+int pdl_seg_node_on(pdl_gen *g, pdl_segment *s, const sol_dist *d, uint32_t tag, uint64_t proc,
+                    uint32_t task, uint32_t *id);
 int pdl_seg_arc(pdl_gen *g, pdl_segment *s, uint32_t from, uint32_t to);
 /* An arc from processor a's node to processor b's node, through a message node of `bytes` when
  * a != b and the message costs anything. */

@@ -267,7 +267,7 @@ static int build(pdl_gen *g, const pdl_phase *ph, pdl_segment *seg, int join, ui
         rc = schedule(g, ph, &s, bytes, at);
     uint32_t tag = PDL_TAG(PDL_NODE_WORK, ph->index);
     for (size_t t = 0; t < n && rc == 0; t++)
-        rc = pdl_seg_node(g, seg, dist[t], tag, &id[t]);
+        rc = pdl_seg_node_on(g, seg, dist[t], tag, s.proc[t], (uint32_t)t, &id[t]);
     for (size_t t = 0; t < n && rc == 0; t++)
         for (size_t q = 0; q < ph->tasks[t].nsucc && rc == 0; q++) {
             size_t v = ph->tasks[t].succ[q];

@@ -208,7 +208,7 @@ int pdl_graph_forkjoin(pdl_gen *g, const pdl_phase *ph, pdl_segment *s, int join
                     break;
             }
             uint32_t c;
-            rc = pdl_seg_node(g, s, last, work, &c);
+            rc = pdl_seg_node_on(g, s, last, work, k, PDL_NONE, &c);
             if (rc == 0)
                 rc = pdl_seg_message(g, s, fork, 0, c, k, bytes, ph->index, vat);
             if (rc == 0)

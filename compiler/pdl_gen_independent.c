@@ -243,7 +243,7 @@ int pdl_graph_independent(pdl_gen *g, const pdl_phase *ph, pdl_segment *s, int j
         if (!load[k])
             continue;
         uint32_t work;
-        rc = pdl_seg_node(g, s, load[k], tag, &work);
+        rc = pdl_seg_node_on(g, s, load[k], tag, k, PDL_NONE, &work);
         if (rc == 0)
             rc = pdl_seg_join(g, s, join, k, work, ph);
         if (rc == 0 && k > 0 && k < active && arrive[k] > 0) {

@@ -96,7 +96,7 @@ int pdl_graph_neighbor(pdl_gen *g, const pdl_phase *ph, pdl_segment *s, int join
         first[k] = last[k] = PDL_NONE;
         if (!counts[k])
             continue;
-        rc = pdl_seg_node(g, s, x, tag, &first[k]);
+        rc = pdl_seg_node_on(g, s, x, tag, k, PDL_NONE, &first[k]);
         last[k] = first[k];
         if (rc == 0 && counts[k] > 2) {
             if (!mid || midc != counts[k] - 2) {
@@ -108,14 +108,14 @@ int pdl_graph_neighbor(pdl_gen *g, const pdl_phase *ph, pdl_segment *s, int join
             }
             uint32_t m = PDL_NONE;
             if (rc == 0)
-                rc = pdl_seg_node(g, s, mid, tag, &m);
+                rc = pdl_seg_node_on(g, s, mid, tag, k, PDL_NONE, &m);
             if (rc == 0)
                 rc = pdl_seg_arc(g, s, first[k], m);
             last[k] = m;
         }
         if (rc == 0 && counts[k] > 1) {
             uint32_t l;
-            rc = pdl_seg_node(g, s, x, tag, &l);
+            rc = pdl_seg_node_on(g, s, x, tag, k, PDL_NONE, &l);
             if (rc == 0)
                 rc = pdl_seg_arc(g, s, last[k], l);
             last[k] = l;

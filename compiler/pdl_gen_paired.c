@@ -270,7 +270,7 @@ int pdl_graph_paired(pdl_gen *g, const pdl_phase *ph, pdl_segment *s, int join)
     for (uint64_t i = 0; i < n && rc == 0; i++) {
         uint64_t k = i % p;
         uint32_t in, dn;
-        rc = pdl_seg_node(g, s, I, tag, &in);
+        rc = pdl_seg_node_on(g, s, I, tag, k, PDL_NONE, &in);
         if (rc == 0 && exit[k] == PDL_NONE) {
             /* the processor's first iteration: after the previous instance and its data */
             rc = pdl_seg_join(g, s, join, k, in, ph);
@@ -291,7 +291,7 @@ int pdl_graph_paired(pdl_gen *g, const pdl_phase *ph, pdl_segment *s, int join)
             rc = pdl_seg_arc(g, s, exit[k], in);
         }
         if (rc == 0)
-            rc = pdl_seg_node(g, s, D, tag, &dn);
+            rc = pdl_seg_node_on(g, s, D, tag, k, PDL_NONE, &dn);
         if (rc == 0)
             rc = pdl_seg_arc(g, s, in, dn);
         for (size_t q = 0; q < ph->ndeps && rc == 0; q++)

@@ -275,7 +275,7 @@ int pdl_graph_macropipeline(pdl_gen *g, const pdl_phase *ph, pdl_segment *s, int
         }
         for (uint64_t k = 0; k < P && rc == 0; k++) {
             uint32_t u;
-            rc = pdl_seg_node(g, s, unit[k], tag, &u);
+            rc = pdl_seg_node_on(g, s, unit[k], tag, k, PDL_NONE, &u);
             if (rc == 0 && j == 0)
                 rc = pdl_seg_join(g, s, join, k, u, ph);
             if (rc == 0 && j > 0)

@@ -13,6 +13,9 @@
 
 /* Residual size up to which the solver's greedy bound searches run. */
 #define PDL_SEARCH_NODES 200
+/* States up to which --method bounds first solves segments whose runtimes are all exponential
+ * or Erlang exactly by the Markov chain (about 2 us per state: a few seconds at most). */
+#define PDL_MARKOV_EXACT_STATES 3000000
 
 /* Method bookkeeping: a solver method, or one of these. */
 enum { M_EXACT = -1, M_MIXED = -2 };
@@ -24,17 +27,31 @@ typedef struct gval {
     int exact;
     double sim, var; /* simulation estimate and its variance */
     double markov;
+    double cpm; /* critical path of means */
 } gval;
 
 typedef struct walker {
     pdl_gen *g;
     const pdl_generic_opts *o;
     uint64_t segments; /* segments solved so far for this p (seeds) */
+    double times;      /* how many times the part being walked runs, on average */
 } walker;
 
 static gval exact_value(double m)
 {
-    return (gval){m, m, M_EXACT, M_EXACT, 1, m, 0, m};
+    return (gval){m, m, M_EXACT, M_EXACT, 1, m, 0, m, m};
+}
+
+/* A closed part (a sequential or synchronization phase, a barrier) on the critical path. */
+static gval closed_part(walker *w, uint32_t phase, int kind, double m, double times)
+{
+    if (w->o->closed)
+        w->o->closed(w->o->segment_arg, phase, kind, m, w->times * times);
+    if (w->o->path && m > 0) {
+        pdl_path_step st = {phase, kind, PDL_NONE, PDL_NONE, m};
+        w->o->path(w->o->path_arg, &st, 1, w->times * times);
+    }
+    return exact_value(m);
 }
 
 static int merge_method(int a, int b)
@@ -54,7 +71,8 @@ static void add_scaled(gval *a, const gval *b, double c)
     a->sim += c * b->sim;
     a->var += c * c * b->var;
     a->markov += c * b->markov;
-    if (c != 0 && !b->exact) {
+    a->cpm += c * b->cpm;
+    if (c != 0 && (!b->exact || b->lower_m != M_EXACT)) {
         a->lower_m = merge_method(a->lower_m, b->lower_m);
         a->upper_m = merge_method(a->upper_m, b->upper_m);
     }
@@ -174,6 +192,94 @@ static int markov_check(walker *w, const sol_graph *graph)
     return 0;
 }
 
+/* The longest path of mean durations through a segment's graph (Kahn's order; O(N + A)), and
+ * the path itself for the callback. */
+static int segment_cpm(walker *w, const pdl_segment *s, double *cpm)
+{
+    const sol_graph *gr = s->graph;
+    size_t n = sol_graph_node_count(gr), na = sol_graph_arc_count(gr);
+    size_t *indeg = calloc(n, sizeof *indeg), *start = calloc(n + 1, sizeof *start);
+    uint32_t *succ = malloc((na ? na : 1) * sizeof *succ), *order = malloc(n * sizeof *order);
+    uint32_t *pred = malloc(n * sizeof *pred);
+    double *len = calloc(n, sizeof *len);
+    pdl_path_step *steps = malloc(n * sizeof *steps);
+    if (!indeg || !start || !succ || !order || !pred || !len || !steps) {
+        free(indeg);
+        free(start);
+        free(succ);
+        free(order);
+        free(pred);
+        free(len);
+        free(steps);
+        return pdl_gen_nomem(w->g);
+    }
+    for (size_t i = 0; i < na; i++) {
+        uint32_t a, b;
+        sol_graph_arc(gr, i, &a, &b);
+        start[a + 1]++;
+        indeg[b]++;
+    }
+    for (size_t v = 0; v < n; v++)
+        start[v + 1] += start[v];
+    size_t *fill = calloc(n, sizeof *fill);
+    for (size_t i = 0; fill && i < na; i++) {
+        uint32_t a, b;
+        sol_graph_arc(gr, i, &a, &b);
+        succ[start[a] + fill[a]++] = b;
+    }
+    free(fill);
+    size_t head = 0, tail = 0;
+    for (uint32_t v = 0; v < n; v++) {
+        pred[v] = PDL_NONE;
+        if (!indeg[v])
+            order[tail++] = v;
+    }
+    uint32_t best = 0;
+    while (head < tail) {
+        uint32_t v = order[head++];
+        len[v] += sol_dist_mean(sol_graph_node_dist(gr, v));
+        if (len[v] > len[best])
+            best = v;
+        for (size_t q = start[v]; q < start[v + 1]; q++) {
+            uint32_t u = succ[q];
+            if (len[v] > len[u] || pred[u] == PDL_NONE) {
+                if (len[v] >= len[u]) {
+                    len[u] = len[v];
+                    pred[u] = v;
+                }
+            }
+            if (--indeg[u] == 0)
+                order[tail++] = u;
+        }
+    }
+    *cpm = n ? len[best] : 0;
+    if (w->o->path) {
+        size_t k = 0;
+        for (uint32_t v = best; v != PDL_NONE; v = pred[v]) {
+            double m = sol_dist_mean(sol_graph_node_dist(gr, v));
+            uint32_t tag = sol_graph_node_tag(gr, v);
+            if (m <= 0 && PDL_TAG_KIND(tag) == PDL_NODE_SYNC)
+                continue;
+            steps[k++] = (pdl_path_step){PDL_TAG_PHASE(tag), (int)PDL_TAG_KIND(tag), s->proc[v],
+                                         s->task[v], m};
+        }
+        for (size_t i = 0; i < k / 2; i++) { /* it was collected backwards */
+            pdl_path_step t = steps[i];
+            steps[i] = steps[k - 1 - i];
+            steps[k - 1 - i] = t;
+        }
+        w->o->path(w->o->path_arg, steps, k, w->times);
+    }
+    free(indeg);
+    free(start);
+    free(succ);
+    free(order);
+    free(pred);
+    free(len);
+    free(steps);
+    return 0;
+}
+
 /* Solves a finished segment: its graph ends in one sink after every processor's last node. */
 static int close_segment(walker *w, openseg *os, gval *out)
 {
@@ -196,6 +302,8 @@ static int close_segment(walker *w, openseg *os, gval *out)
             rc = pdl_seg_arc(g, s, s->exit[k], sink);
     if (rc == 0)
         rc = pdl_seg_arc(g, s, s->source, sink);
+    if (rc == 0 && w->o->segment)
+        w->o->segment(w->o->segment_arg, s, w->times);
     gval v = exact_value(0);
     if (rc == 0 && (w->o->want & PDL_WANT_BOUNDS)) {
         sol_bounds_result r;
@@ -205,14 +313,17 @@ static int close_segment(walker *w, openseg *os, gval *out)
            of meshes like the paper's (under a hundred nodes), not on thousands of nodes, where
            Kleindorfer, Dodin and conditioning still run. */
         bo.search_nodes = PDL_SEARCH_NODES;
+        bo.markov_states = PDL_MARKOV_EXACT_STATES;
         if (sol_bounds_mean(sc, s->graph, &bo, &r) != SOL_OK) {
             rc = pdl_gen_solver_error(g, (pdl_loc){0, 0, 0});
         } else {
             v.lower = r.lower;
             v.upper = r.upper;
             v.exact = r.exact;
-            v.lower_m = r.exact ? M_EXACT : (int)r.lower_method;
-            v.upper_m = r.exact ? M_EXACT : (int)r.upper_method;
+            /* exact by reduction needs no name; exact by the Markov chain keeps its own */
+            int sp = r.exact && r.lower_method == SOL_BOUND_SP;
+            v.lower_m = sp ? M_EXACT : (int)r.lower_method;
+            v.upper_m = sp ? M_EXACT : (int)r.upper_method;
         }
     }
     if (rc == 0 && (w->o->want & PDL_WANT_SIM)) {
@@ -234,8 +345,10 @@ static int close_segment(walker *w, openseg *os, gval *out)
         if (sol_markov_mean(sc, s->graph, w->o->markov_states, &v.markov, &states) != SOL_OK)
             rc = markov_error(w, sol_ctx_message(sc));
     }
+    if (rc == 0 && (w->o->want & PDL_WANT_CPM))
+        rc = segment_cpm(w, s, &v.cpm);
     if (rc == 0) {
-        gval c = exact_value(os->contention);
+        gval c = closed_part(w, PDL_NONE, PDL_NODE_COMM, os->contention, 1);
         add_scaled(&v, &c, 1);
         *out = v;
     }
@@ -318,7 +431,7 @@ static int gseq(walker *w, const pdl_pat *const *kids, size_t nkids, gval *out)
             rc = join_cost(w, prev ? kind : PDL_JOIN_NONE, &c);
         }
         if (rc == 0) {
-            cost = exact_value(c);
+            cost = closed_part(w, PDL_NONE, PDL_NODE_SYNC, c, 1);
             add_scaled(&total, &cost, 1);
         }
         if (rc == 0 && ext) {
@@ -355,12 +468,14 @@ static int geval(walker *w, const pdl_pat *p, gval *out)
             return gseq(w, &p, 1, out);
         if (closed_mean(w, p->phase->runtime, &m) != 0)
             return -1;
-        *out = exact_value(m);
+        *out =
+            closed_part(w, (uint32_t)p->phase->index,
+                        p->phase->kind == PDL_PH_SEQUENTIAL ? PDL_NODE_WORK : PDL_NODE_SYNC, m, 1);
         return 0;
     case PDL_P_SYNC:
         if (barrier_mean(w, &m) != 0)
             return -1;
-        *out = exact_value(m);
+        *out = closed_part(w, PDL_NONE, PDL_NODE_SYNC, m, 1);
         return 0;
     case PDL_P_SEQ:
         return gseq(w, (const pdl_pat *const *)p->kids, p->nkids, out);
@@ -368,8 +483,13 @@ static int geval(walker *w, const pdl_pat *p, gval *out)
         for (size_t k = 0; k < p->nkids; k++) {
             double wk = 1.0 / (double)p->nkids;
             gval part;
-            if ((p->weights[k] && pdl_gen_eval(g, p->weights[k], &env, &wk) != 0) ||
-                geval(w, p->kids[k], &part) != 0)
+            if (p->weights[k] && pdl_gen_eval(g, p->weights[k], &env, &wk) != 0)
+                return -1;
+            double outer = w->times;
+            w->times *= wk;
+            int rc = geval(w, p->kids[k], &part);
+            w->times = outer;
+            if (rc != 0)
                 return -1;
             add_scaled(out, &part, wk);
         }
@@ -389,11 +509,14 @@ static int geval(walker *w, const pdl_pat *p, gval *out)
         double c;
         if (n == 0)
             return 0;
-        if (geval(w, p->kids[0], &one) != 0 ||
-            join_cost(w, pdl_gen_join_kind(g, p->kids[0], p->kids[0]), &c) != 0)
+        double outer = w->times;
+        w->times *= (double)n;
+        int rc = geval(w, p->kids[0], &one);
+        w->times = outer;
+        if (rc != 0 || join_cost(w, pdl_gen_join_kind(g, p->kids[0], p->kids[0]), &c) != 0)
             return -1;
         add_scaled(out, &one, (double)n);
-        cost = exact_value(c);
+        cost = closed_part(w, PDL_NONE, PDL_NODE_SYNC, c, (double)(n - 1));
         add_scaled(out, &cost, (double)(n - 1));
         return 0;
     }
@@ -401,13 +524,18 @@ static int geval(walker *w, const pdl_pat *p, gval *out)
     case PDL_P_PLUS: {
         double q, c;
         gval body, cost;
-        if (pdl_gen_eval(g, p->arg, &env, &q) != 0 || geval(w, p->kids[0], &body) != 0 ||
-            join_cost(w, pdl_gen_join_kind(g, p->kids[0], p->kids[0]), &c) != 0)
+        if (pdl_gen_eval(g, p->arg, &env, &q) != 0)
             return -1;
         /* E[x +[q]] = E[x]/(1-q) + E[join] q/(1-q); x *[q] is that with probability q */
         double f = p->kind == PDL_P_PLUS ? 1 : q;
+        double outer = w->times;
+        w->times *= f / (1 - q);
+        int rc = geval(w, p->kids[0], &body);
+        w->times = outer;
+        if (rc != 0 || join_cost(w, pdl_gen_join_kind(g, p->kids[0], p->kids[0]), &c) != 0)
+            return -1;
         add_scaled(out, &body, f / (1 - q));
-        cost = exact_value(c);
+        cost = closed_part(w, PDL_NONE, PDL_NODE_SYNC, c, f * q / (1 - q));
         add_scaled(out, &cost, f * q / (1 - q));
         return 0;
     }
@@ -430,7 +558,7 @@ int pdl_generic_program(pdl_gen *g, size_t machine, uint64_t p, const pdl_generi
     memset(out, 0, sizeof *out);
     if (pdl_gen_begin(g, machine, p) != 0)
         return -1;
-    walker w = {g, o, 0};
+    walker w = {g, o, 0, 1.0};
     gval v;
     if (geval(&w, pdl_gen_pattern(g), &v) != 0)
         return -1;
@@ -442,5 +570,6 @@ int pdl_generic_program(pdl_gen *g, size_t machine, uint64_t p, const pdl_generi
     out->sim_mean = v.sim;
     out->sim_ci95 = 1.959963984540054 * sqrt(v.var);
     out->markov_mean = v.markov;
+    out->cpm = v.cpm;
     return 0;
 }

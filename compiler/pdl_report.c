@@ -116,6 +116,29 @@ double pdl_table_num(const pdl_table *t, size_t row, size_t col)
     return t->cells[row * t->ncols + col].num;
 }
 
+const char *pdl_table_col_name(const pdl_table *t, size_t col)
+{
+    return t->cols[col];
+}
+
+void pdl_table_cell_text(const pdl_table *t, size_t row, size_t col, char *buf, size_t size)
+{
+    const cell *c = &t->cells[row * t->ncols + col];
+    char num[PDL_NUM_TEXT_MAX];
+    if (size == 0)
+        return;
+    /* Formatted in full first: pdl_format_number trims zeros after it prints, so printing into a
+       short buffer would trim a cut-off number into a different one. */
+    if (c->kind == 1)
+        pdl_format_number(num, sizeof num, c->num);
+    snprintf(buf, size, "%s", c->kind == 1 ? num : c->kind == 2 ? c->str : "");
+}
+
+int pdl_table_is_num(const pdl_table *t, size_t row, size_t col)
+{
+    return t->cells[row * t->ncols + col].kind == 1;
+}
+
 void pdl_format_number(char *buf, size_t size, double v)
 {
     if (!isfinite(v)) {
@@ -178,7 +201,7 @@ static void put_csv_string(FILE *out, const char *s)
 
 static void put_cell(FILE *out, const cell *c, int json)
 {
-    char buf[64];
+    char buf[PDL_NUM_TEXT_MAX];
     if (c->kind == 1) {
         pdl_format_number(buf, sizeof buf, c->num);
         fputs(buf, out);
@@ -192,9 +215,120 @@ static void put_cell(FILE *out, const cell *c, int json)
     }
 }
 
+/* The terminal table's text of a cell: the CSV text of a number, a string as it is. */
+static const char *cell_str(const cell *c, char *buf, size_t size)
+{
+    if (c->kind == 1) {
+        pdl_format_number(buf, size, c->num);
+        return buf;
+    }
+    return c->kind == 2 ? c->str : "";
+}
+
+/* Columns on a terminal: one per character, not per byte, so UTF-8 names (machine or phase
+   names) keep the columns straight; continuation bytes take no column. */
+static size_t text_width(const char *s)
+{
+    size_t w = 0;
+    for (; *s; s++)
+        if (((unsigned char)*s & 0xC0) != 0x80)
+            w++;
+    return w;
+}
+
+/* Spaces are held back and written only when something visible follows, so no line ever ends in
+   spaces, whatever the padding, an empty last cell or a string's own trailing blanks. A control
+   character becomes a space: a line break inside a cell would tear every column apart. */
+typedef struct line_out {
+    FILE *out;
+    size_t pending;
+} line_out;
+
+static void put_padded(line_out *l, const char *s)
+{
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c <= ' ' || c == 0x7F) {
+            l->pending++;
+            continue;
+        }
+        for (; l->pending; l->pending--)
+            fputc(' ', l->out);
+        fputc(c, l->out);
+    }
+}
+
+static void end_line(line_out *l)
+{
+    l->pending = 0;
+    fputc('\n', l->out);
+}
+
+/* A column is right-aligned, header included, when it holds numbers and nothing else. */
+static int write_table(FILE *out, const pdl_table *t)
+{
+    size_t n = t->ncols ? t->ncols : 1;
+    size_t *width = calloc(n, sizeof *width);
+    int *right = calloc(n, sizeof *right);
+    char buf[PDL_NUM_TEXT_MAX];
+    if (!width || !right) {
+        free(width);
+        free(right);
+        return -1;
+    }
+    for (size_t k = 0; k < t->ncols; k++) {
+        width[k] = text_width(t->cols[k]);
+        int nums = 0, strs = 0;
+        for (size_t r = 0; r < t->nrows; r++) {
+            const cell *c = &t->cells[r * t->ncols + k];
+            size_t w = text_width(cell_str(c, buf, sizeof buf));
+            if (w > width[k])
+                width[k] = w;
+            nums += c->kind == 1;
+            strs += c->kind == 2;
+        }
+        right[k] = nums > 0 && strs == 0;
+    }
+    line_out l = {out, 0};
+    for (size_t k = 0; k < t->ncols; k++) {
+        size_t pad = width[k] - text_width(t->cols[k]);
+        l.pending += k ? 2 : 0;
+        l.pending += right[k] ? pad : 0;
+        put_padded(&l, t->cols[k]);
+        l.pending += right[k] ? 0 : pad;
+    }
+    end_line(&l);
+    for (size_t k = 0; k < t->ncols; k++) {
+        l.pending += k ? 2 : 0;
+        for (size_t i = 0; i < width[k]; i++)
+            put_padded(&l, "-");
+    }
+    end_line(&l);
+    for (size_t r = 0; r < t->nrows; r++) {
+        for (size_t k = 0; k < t->ncols; k++) {
+            const cell *c = &t->cells[r * t->ncols + k];
+            const char *s = cell_str(c, buf, sizeof buf);
+            size_t pad = width[k] - text_width(s);
+            /* Numbers right-aligned in any column, so a mixed column still lines up digits. */
+            int r_align = c->kind == 1;
+            l.pending += k ? 2 : 0;
+            l.pending += r_align ? pad : 0;
+            put_padded(&l, s);
+            l.pending += r_align ? 0 : pad;
+        }
+        end_line(&l);
+    }
+    free(width);
+    free(right);
+    return 0;
+}
+
 int pdl_table_write(FILE *out, const pdl_table *t, pdl_format fmt, const char *program)
 {
-    if (fmt == PDL_FMT_CSV) {
+    if (fmt == PDL_FMT_TABLE) {
+        if (write_table(out, t) != 0)
+            return -1;
+    } else if (fmt == PDL_FMT_CSV) {
         for (size_t k = 0; k < t->ncols; k++) {
             if (k)
                 fputc(',', out);

@@ -11,7 +11,7 @@ static void test_variables(void)
 {
     fixture f;
     fx_open(&f);
-    pdl_setvar sets[] = {{"n", 64}, {"height", 100}};
+    pdl_setvar sets[] = {{"n", 64, 0}, {"height", 100, 0}};
     pdl_checked *c = fx_check(&f,
                               "PROGRAM NAME IS 'p';\n"
                               "PARAMETER n = 10;\n"

@@ -51,7 +51,7 @@ static void test_usage(void)
         {3, {"pdlc", "--set", "x"}, "--set expects NAME=VALUE"},
         {3, {"pdlc", "--set", "x=1y"}, "is not a number"},
         {3, {"pdlc", "--set", "=1"}, "does not start with a variable name"},
-        {3, {"pdlc", "--emit", "dot"}, "unknown output"},
+        {3, {"pdlc", "--emit", "svgz"}, "unknown output"},
         {2, {"pdlc", "--bogus"}, "unknown option '--bogus'"},
         {2, {"pdlc", "--machine"}, "needs a value"},
     };
@@ -80,6 +80,39 @@ static void test_done(void)
     free(err);
 }
 
+/* cli-1.4: sweep lists - single values, ranges with the default and a given step, negative
+ * values and exponents, a fractional step that is not exact in binary (0.1: five values, the
+ * last within rounding of 0.5), the order kept; reports by name. */
+static void test_sweep(void)
+{
+    const char *argv[] = {"pdlc",     "p.pdl",         "--sweep",    "b=1-2:0.5,-3--1,1e-3,7",
+                          "--sweep",  "q=0.1-0.5:0.1", "--optimize", "b",
+                          "--report", "speedup",       NULL};
+    pdl_options o;
+    char *err;
+    CU_ASSERT_EQUAL_FATAL(parse(10, argv, &o, &err), PDL_CLI_RUN);
+    CU_ASSERT_STRING_EQUAL(err, "");
+    CU_ASSERT_EQUAL_FATAL(o.nsweeps, 2);
+    CU_ASSERT_STRING_EQUAL(o.sweeps[0].name, "b");
+    static const double b[] = {1, 1.5, 2, -3, -2, -1, 1e-3, 7};
+    CU_ASSERT_EQUAL_FATAL(o.sweeps[0].n, sizeof b / sizeof *b);
+    for (size_t k = 0; k < o.sweeps[0].n; k++)
+        CU_ASSERT_DOUBLE_EQUAL(o.sweeps[0].values[k], b[k], 0);
+    CU_ASSERT_EQUAL_FATAL(o.sweeps[1].n, 5);
+    for (size_t k = 0; k < 5; k++)
+        CU_ASSERT_DOUBLE_EQUAL(o.sweeps[1].values[k], 0.1 * (double)(k + 1), 1e-15);
+    CU_ASSERT_STRING_EQUAL(o.optimize, "b");
+    CU_ASSERT_EQUAL(o.report, PDL_REPORT_SPEEDUP);
+    CU_ASSERT(o.report_given);
+    pdl_cli_free(&o);
+    free(err);
+    const char *r[] = {"pdlc", "p.pdl", "-r", "critical-path", NULL};
+    CU_ASSERT_EQUAL_FATAL(parse(4, r, &o, &err), PDL_CLI_RUN);
+    CU_ASSERT_EQUAL(o.report, PDL_REPORT_CRITICAL_PATH);
+    pdl_cli_free(&o);
+    free(err);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -88,5 +121,6 @@ int main(void)
     CU_add_test(s, "cli-1.1 options", test_ok);
     CU_add_test(s, "cli-1.2 usage errors", test_usage);
     CU_add_test(s, "cli-1.3 help and version", test_done);
+    CU_add_test(s, "cli-1.4 sweeps and reports", test_sweep);
     return fx_run();
 }

@@ -29,7 +29,11 @@ static void model(const pdl_checked *c, pdl_diag *d, size_t size)
             sol_dist_free(t);
     }
     /* As in pdlc, the generic model only after the scaled one succeeded. */
-    pdl_generic_opts o = {PDL_WANT_BOUNDS | PDL_WANT_MARKOV, 64, 1, 1, 2000, NULL, NULL};
+    pdl_generic_opts o = {.want = PDL_WANT_BOUNDS | PDL_WANT_MARKOV | PDL_WANT_CPM,
+                          .samples = 64,
+                          .seed = 1,
+                          .threads = 1,
+                          .markov_states = 2000};
     pdl_generic_result r;
     if (ok)
         (void)pdl_generic_program(g, 0, 2, &o, &r);
@@ -59,7 +63,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             pdl_machine ideal;
             pdl_machine_ideal(&ideal);
             const pdl_machine *machines[1] = {&ideal};
-            pdl_setvar sets[2] = {{"height", 4}, {"width", 3}};
+            pdl_setvar sets[2] = {{"height", 4, 0}, {"width", 3, 0}};
             pdl_checked *c = pdl_check_program(d, a, prog, sets, 2, machines, 1);
             if (c)
                 model(c, d, size);
