@@ -1,9 +1,11 @@
 /* fuzz_pdl: the fuzzing entry point. Arbitrary bytes go through everything pdlc does with a
- * program: parsing (as a program and as a machine file), checking, the scaled model for p = 1..3
- * and the generic model's bounds and Markov chain for p = 2. Inputs must never crash, hang or
- * trip a sanitizer; diagnostics go to /dev/null. Built with libFuzzer (PDLC_FUZZ=ON, clang) or
- * linked with replay.c to run a saved corpus in CI. */
+ * program: parsing (as a program and as a machine file), checking, the scaled model for p = 1..3,
+ * the generic model's bounds and Markov chain for p = 2, a DOT drawing and one of the analyses.
+ * Inputs must never crash, hang or trip a sanitizer; diagnostics go to /dev/null. Built with
+ * libFuzzer (PDLC_FUZZ=ON, clang) or linked with replay.c to run a saved corpus in CI. */
+#include "pdl_analysis.h"
 #include "pdl_check.h"
+#include "pdl_dot.h"
 #include "pdl_gen.h"
 #include "pdl_generic.h"
 #include "pdl_parse.h"
@@ -13,7 +15,30 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void model(const pdl_checked *c, pdl_diag *d, size_t size)
+static size_t add_row(void *arg)
+{
+    return pdl_table_add_row(arg);
+}
+
+/* The drawing and an analysis chosen by the input's size (each input always takes the same). */
+static void reports(pdl_gen *g, size_t size, FILE *null)
+{
+    (void)pdl_dot_write(g, 0, 2, (int)((size >> 1) & 1), null);
+    pdl_report_kind k = (pdl_report_kind)(1 + (size >> 2) % 4);
+    const char *const *cols = pdl_report_columns(k);
+    size_t n = 0;
+    while (cols[n])
+        n++;
+    pdl_table *t = pdl_table_alloc(cols, n);
+    if (!t)
+        return;
+    static const uint64_t procs[2] = {1, 2};
+    pdl_rows rows = {t, 0, add_row, t};
+    (void)pdl_analysis_rows(g, k, 0, procs, 2, &rows);
+    pdl_table_free(t);
+}
+
+static void model(const pdl_checked *c, pdl_diag *d, size_t size, FILE *null)
 {
     /* A small lattice keeps each input fast; both evaluation modes get exercised. */
     pdl_gen *g = pdl_gen_alloc(c, d, 256);
@@ -35,8 +60,8 @@ static void model(const pdl_checked *c, pdl_diag *d, size_t size)
                           .threads = 1,
                           .markov_states = 2000};
     pdl_generic_result r;
-    if (ok)
-        (void)pdl_generic_program(g, 0, 2, &o, &r);
+    if (ok && pdl_generic_program(g, 0, 2, &o, &r) == 0)
+        reports(g, size, null);
     pdl_gen_free(g);
 }
 
@@ -66,7 +91,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             pdl_setvar sets[2] = {{"height", 4, 0}, {"width", 3, 0}};
             pdl_checked *c = pdl_check_program(d, a, prog, sets, 2, machines, 1);
             if (c)
-                model(c, d, size);
+                model(c, d, size, null);
         }
     }
     pdl_arena_free(a);
