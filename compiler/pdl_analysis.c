@@ -233,6 +233,16 @@ typedef struct split {
     double full, nocomm, base, seq;
 } split;
 
+/* A flag per phase of the program, for pdl_gen_set_zeroed; NULL after reporting. */
+static unsigned char *phase_flags(pdl_gen *g)
+{
+    size_t np = pdl_gen_checked(g)->prog->nphases;
+    unsigned char *zero = malloc(np ? np : 1);
+    if (!zero)
+        pdl_gen_nomem(g);
+    return zero;
+}
+
 static int split_at(pdl_gen *g, size_t machine, uint64_t p, unsigned char *zero, split *s)
 {
     const pdl_program *prog = pdl_gen_checked(g)->prog;
@@ -253,10 +263,9 @@ static int losses(pdl_gen *g, size_t machine, const uint64_t *procs, size_t npro
                   const pdl_rows *rows, double ap)
 {
     pdl_table *t = rows->t;
-    size_t np = pdl_gen_checked(g)->prog->nphases;
-    unsigned char *zero = malloc(np ? np : 1);
+    unsigned char *zero = phase_flags(g);
     if (!zero)
-        return pdl_gen_nomem(g);
+        return -1;
     split one;
     int rc = split_at(g, machine, 1, zero, &one);
     for (size_t i = 0; i < nprocs && rc == 0; i++) {
@@ -303,10 +312,9 @@ static int bottleneck(pdl_gen *g, size_t machine, const uint64_t *procs, size_t 
                       const pdl_rows *rows, double ap)
 {
     pdl_table *t = rows->t;
-    size_t np = pdl_gen_checked(g)->prog->nphases;
-    unsigned char *zero = malloc(np ? np : 1);
+    unsigned char *zero = phase_flags(g);
     if (!zero)
-        return pdl_gen_nomem(g);
+        return -1;
     int rc = 0;
     uint64_t comm_from = 0;
     size_t first = pdl_table_rows(t);

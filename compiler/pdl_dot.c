@@ -39,15 +39,11 @@ static int reserve(text *t, size_t more)
     return 0;
 }
 
-static void put(text *t, const char *fmt, ...) PDL_PRINTF(2, 3);
-
-static void put(text *t, const char *fmt, ...)
+static void vput(text *t, const char *fmt, va_list ap)
 {
-    va_list ap, again;
-    va_start(ap, fmt);
+    va_list again;
     va_copy(again, ap);
     int len = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
     if (len < 0)
         t->nomem = 1;
     else if (reserve(t, (size_t)len) == 0) {
@@ -55,6 +51,16 @@ static void put(text *t, const char *fmt, ...)
         t->n += (size_t)len;
     }
     va_end(again);
+}
+
+static void put(text *t, const char *fmt, ...) PDL_PRINTF(2, 3);
+
+static void put(text *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vput(t, fmt, ap);
+    va_end(ap);
 }
 
 /* A DOT string: quotes and backslashes escaped, '\n' as DOT's centred line break, other
@@ -102,18 +108,10 @@ static void lab(dot *t, const char *fmt, ...) PDL_PRINTF(2, 3);
 
 static void lab(dot *t, const char *fmt, ...)
 {
-    va_list ap, again;
+    va_list ap;
     va_start(ap, fmt);
-    va_copy(again, ap);
-    int len = vsnprintf(NULL, 0, fmt, ap);
+    vput(&t->lab, fmt, ap);
     va_end(ap);
-    if (len < 0)
-        t->lab.nomem = 1;
-    else if (reserve(&t->lab, (size_t)len) == 0) {
-        vsnprintf(t->lab.s + t->lab.n, t->lab.cap - t->lab.n, fmt, again);
-        t->lab.n += (size_t)len;
-    }
-    va_end(again);
 }
 
 static void indent(dot *t)

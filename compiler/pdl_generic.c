@@ -203,15 +203,10 @@ static int segment_cpm(walker *w, const pdl_segment *s, double *cpm)
     uint32_t *pred = malloc(n * sizeof *pred);
     double *len = calloc(n, sizeof *len);
     pdl_path_step *steps = malloc(n * sizeof *steps);
+    int rc = 0;
     if (!indeg || !start || !succ || !order || !pred || !len || !steps) {
-        free(indeg);
-        free(start);
-        free(succ);
-        free(order);
-        free(pred);
-        free(len);
-        free(steps);
-        return pdl_gen_nomem(w->g);
+        rc = pdl_gen_nomem(w->g);
+        goto done;
     }
     for (size_t i = 0; i < na; i++) {
         uint32_t a, b;
@@ -270,6 +265,7 @@ static int segment_cpm(walker *w, const pdl_segment *s, double *cpm)
         }
         w->o->path(w->o->path_arg, steps, k, w->times);
     }
+done:
     free(indeg);
     free(start);
     free(succ);
@@ -277,7 +273,7 @@ static int segment_cpm(walker *w, const pdl_segment *s, double *cpm)
     free(pred);
     free(len);
     free(steps);
-    return 0;
+    return rc;
 }
 
 /* Solves a finished segment: its graph ends in one sink after every processor's last node. */
