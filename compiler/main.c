@@ -144,12 +144,8 @@ static int run(const pdl_options *o, pdl_diag *d, pdl_arena *a)
     size_t runs = 1;
     for (size_t k = 0; k < o->nsweeps; k++)
         runs *= o->sweeps[k].n;
-    double values[64];
-    const char *lead[64];
-    if (o->nsweeps > 64) {
-        fputs("pdlc: error: more than 64 swept variables\n", stderr);
-        return 1;
-    }
+    double values[PDL_MAX_SWEEPS];
+    const char *lead[PDL_MAX_SWEEPS];
     for (size_t k = 0; k < o->nsweeps; k++)
         lead[k] = o->sweeps[k].name;
     pdl_run_opts ro = {.procs = o->procs,

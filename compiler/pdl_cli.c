@@ -333,6 +333,8 @@ static pdl_cli_result add_sweep(pdl_options *o, const char *arg, FILE *err)
     size_t len = (size_t)(eq - arg);
     if (!is_identifier(arg, len))
         return usage_error(err, "--sweep: '%s' does not start with a variable name", arg);
+    if (o->nsweeps == PDL_MAX_SWEEPS)
+        return usage_error(err, "--sweep: more than %d swept variables", PDL_MAX_SWEEPS);
     for (size_t k = 0; k < o->nsweeps; k++)
         if (strlen(o->sweeps[k].name) == len && strncmp(o->sweeps[k].name, arg, len) == 0)
             return usage_error(err,

@@ -21,6 +21,8 @@ typedef struct pdl_sweep {
 /* Most values one --sweep may list, and most combinations of all sweeps (each is a whole run). */
 #define PDL_MAX_SWEEP_VALUES 10000
 #define PDL_MAX_SWEEP_RUNS   100000
+/* Most swept variables. */
+#define PDL_MAX_SWEEPS 64
 
 typedef struct pdl_options {
     const char *input; /* the PDL program */
