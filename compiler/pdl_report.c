@@ -153,8 +153,8 @@ void pdl_format_number(char *buf, size_t size, double v)
     int decimals = 9 - e;
     if (decimals < 0)
         decimals = 0;
-    if (decimals > 40)
-        decimals = 40;
+    if (decimals > 340) /* the smallest subnormal, 4.9e-324, needs 333 */
+        decimals = 340;
     snprintf(buf, size, "%.*f", decimals, v);
     char *dot = strchr(buf, '.');
     if (dot) {
@@ -375,6 +375,26 @@ int pdl_write_atomic(const char *path, int (*write)(FILE *out, void *ctx), void 
             return -1;
         }
         return 0;
+    }
+    /* A device or a pipe (-o /dev/null, a FIFO) cannot be replaced by a rename, nor should it
+       be: it is written in place, and there is nothing half-written to protect. */
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        FILE *f = S_ISDIR(st.st_mode) ? NULL : fopen(path, "w");
+        int saved = f ? 0 : S_ISDIR(st.st_mode) ? EISDIR : errno;
+        int rc = f ? write(f, ctx) : -1;
+        if (f && rc == 0 && fflush(f) != 0) {
+            rc = -1;
+            saved = errno;
+        }
+        if (f && fclose(f) != 0 && rc == 0) {
+            rc = -1;
+            saved = errno;
+        }
+        if (rc != 0)
+            fprintf(err, "pdlc: error: cannot write '%s': %s\n", path,
+                    saved ? strerror(saved) : "write error");
+        return rc;
     }
     size_t n = strlen(path);
     char *tmp = malloc(n + 16);

@@ -31,12 +31,13 @@ void pdl_table_cell_text(const pdl_table *t, size_t row, size_t col, char *buf, 
 /* Whether a cell holds a number (0 for strings and empty cells). */
 int pdl_table_is_num(const pdl_table *t, size_t row, size_t col);
 
-/* Bytes pdl_format_number may need with its NUL: -1.7e308 written out has 310 characters. */
-#define PDL_NUM_TEXT_MAX 320
+/* Bytes pdl_format_number may need with its NUL: -1.7e308 written out has 310 characters,
+ * -4.9e-324 (ten significant digits of the smallest subnormal) 336. */
+#define PDL_NUM_TEXT_MAX 352
 
 /* Plain decimal with 10 significant digits, no exponent, trailing zeros removed ("160",
- * "87.10463212", "0.000001234567891"). Non-finite values are written as "nan"/"inf" only if they
- * slip through; pdlc never produces them. */
+ * "87.10463212", "0.000001234567891"), however small or large the value. Non-finite values are
+ * written as "nan"/"inf" only if they slip through; pdlc never produces them. */
 void pdl_format_number(char *buf, size_t size, double v);
 
 /* Writes the table: CSV with a header line, a JSON object {"program": ..., "columns": [...],

@@ -154,9 +154,22 @@ static void test_table_empty(void)
    line is the bare number), including the longest pdl_format_number can make. */
 static void test_table_numbers_match_csv(void)
 {
-    const double v[] = {0,         -0.0,      1,           160,           87.104632123456,
-                        1.234e-12, -2.5e-7,   21037060,    1e15,          -1.7976931348623157e308,
-                        1e300,     0.1 + 0.2, 123456789.5, 9.999999999949}; /* the last rounds up */
+    const double v[] = {0,
+                        -0.0,
+                        1,
+                        160,
+                        87.104632123456,
+                        1.234e-12,
+                        -2.5e-7,
+                        21037060,
+                        1e15,
+                        -1.7976931348623157e308,
+                        1e300,
+                        0.1 + 0.2,
+                        123456789.5,
+                        9.999999999949, /* rounds up */
+                        -4.9406564584124654e-324,
+                        1e-50};
     size_t n = sizeof v / sizeof *v;
     const char *cols[] = {"v"};
     pdl_table *t = pdl_table_alloc(cols, 1);
@@ -186,6 +199,16 @@ static void test_table_numbers_match_csv(void)
     char buf[PDL_NUM_TEXT_MAX];
     pdl_table_cell_text(t, 9, 0, buf, sizeof buf);
     CU_ASSERT_EQUAL(strlen(buf), 310);
+    /* The smallest subnormal, -4.9e-324: "-0." and 321 zeros before its digits "49406564584"
+       (ten significant digits round to 4.940656458, trailing zeros dropped); 1e-50 likewise
+       "0." + 49 zeros + "1", not 0. */
+    pdl_table_cell_text(t, 14, 0, buf, sizeof buf);
+    CU_ASSERT_EQUAL(strncmp(buf, "-0.000", 6), 0);
+    CU_ASSERT_EQUAL(strlen(buf), 3 + 323 + 10);
+    CU_ASSERT_EQUAL(strcmp(buf + 3 + 323, "4940656458"), 0);
+    pdl_table_cell_text(t, 15, 0, buf, sizeof buf);
+    CU_ASSERT_EQUAL(strlen(buf), 2 + 49 + 1);
+    CU_ASSERT_EQUAL(buf[2 + 49], '1');
     free(csv);
     free(tab);
     pdl_table_free(t);
