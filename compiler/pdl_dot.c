@@ -39,6 +39,8 @@ static int reserve(text *t, size_t more)
     return 0;
 }
 
+static void vput(text *t, const char *fmt, va_list ap) PDL_PRINTF(2, 0);
+
 static void vput(text *t, const char *fmt, va_list ap)
 {
     va_list again;

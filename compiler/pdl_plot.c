@@ -553,6 +553,13 @@ int pdl_plot_write(const pdl_table *t, const char *path, const char *title, FILE
     }
     int rc = -1;
     char *script = NULL;
+    /* The picture replaces a file by renaming; a device or pipe must not be replaced. */
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        fprintf(err, "pdlc: error: cannot write the plot to '%s': not a regular file\n", path);
+        free_data(&d);
+        return -1;
+    }
     size_t n = strlen(path);
     char *tmp = malloc(n + 16);
     if (!tmp) {
@@ -581,7 +588,6 @@ int pdl_plot_write(const pdl_table *t, const char *path, const char *title, FILE
     }
     if (run_gnuplot(script, len, path, err) != 0)
         goto done;
-    struct stat st;
     if (stat(tmp, &st) != 0 || st.st_size == 0) {
         fprintf(err, "pdlc: error: gnuplot wrote nothing to '%s'\n", path);
         goto done;
