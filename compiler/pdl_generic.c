@@ -157,13 +157,18 @@ static int instance(walker *w, openseg *os, const pdl_phase *ph, int join)
     return 0;
 }
 
-static int markov_error(walker *w, const char *msg)
+/* The error at the phase it concerns (if any), the solver's own "Markov chain: " prefix dropped,
+ * and a note with p and what the method needs. */
+static int markov_error(walker *w, pdl_loc at, const char *msg)
 {
-    pdl_error(pdl_gen_diag(w->g), (pdl_loc){0, 0, 0},
-              "cannot solve the model by a Markov chain: %s", msg);
-    pdl_note(pdl_gen_diag(w->g), (pdl_loc){0, 0, 0},
-             "--method markov needs exponential or Erlang runtimes, no messages or barriers that "
-             "take time, and a state space under the limit");
+    static const char prefix[] = "Markov chain: ";
+    if (strncmp(msg, prefix, sizeof prefix - 1) == 0)
+        msg += sizeof prefix - 1;
+    pdl_error(pdl_gen_diag(w->g), at, "cannot solve the model by a Markov chain: %s", msg);
+    pdl_note(pdl_gen_diag(w->g), at,
+             "for p = %llu; --method markov needs exponential or Erlang runtimes, no messages or "
+             "barriers that take time, and a state space under the limit",
+             (unsigned long long)pdl_gen_p(w->g));
     return -1;
 }
 
@@ -187,7 +192,8 @@ static int markov_check(walker *w, const sol_graph *graph)
         else
             snprintf(msg, sizeof msg, "phase '%s' has a %s runtime", name,
                      law ? law : "non-exponential");
-        return markov_error(w, msg);
+        return markov_error(w, ph < prog->nphases ? prog->phases[ph]->name_loc : (pdl_loc){0, 0, 0},
+                            msg);
     }
     return 0;
 }
@@ -309,7 +315,7 @@ static int close_segment(walker *w, openseg *os, gval *out)
            of meshes like the paper's (under a hundred nodes), not on thousands of nodes, where
            Kleindorfer, Dodin and conditioning still run. */
         bo.search_nodes = PDL_SEARCH_NODES;
-        bo.markov_states = PDL_MARKOV_EXACT_STATES;
+        bo.markov_states = w->o->exact_states ? w->o->exact_states : PDL_MARKOV_EXACT_STATES;
         if (sol_bounds_mean(sc, s->graph, &bo, &r) != SOL_OK) {
             rc = pdl_gen_solver_error(g, (pdl_loc){0, 0, 0});
         } else {
@@ -339,7 +345,7 @@ static int close_segment(walker *w, openseg *os, gval *out)
     if (rc == 0 && (w->o->want & PDL_WANT_MARKOV)) {
         size_t states;
         if (sol_markov_mean(sc, s->graph, w->o->markov_states, &v.markov, &states) != SOL_OK)
-            rc = markov_error(w, sol_ctx_message(sc));
+            rc = markov_error(w, (pdl_loc){0, 0, 0}, sol_ctx_message(sc));
     }
     if (rc == 0 && (w->o->want & PDL_WANT_CPM))
         rc = segment_cpm(w, s, &v.cpm);
@@ -442,7 +448,7 @@ static int gseq(walker *w, const pdl_pat *const *kids, size_t nkids, gval *out)
         prev = kid;
     }
     gval seg;
-    if (rc == 0 && close_segment(w, &os, &seg) == 0)
+    if (rc == 0 && (rc = close_segment(w, &os, &seg)) == 0)
         add_scaled(&total, &seg, 1);
     else if (os.open)
         pdl_segment_free(&os.s);

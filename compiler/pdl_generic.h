@@ -37,6 +37,8 @@ typedef struct pdl_generic_opts {
     uint64_t seed;             /* simulation seed */
     int threads;               /* simulation threads (0: all cores) */
     size_t markov_states;      /* state limit of the Markov chain */
+    size_t exact_states;       /* with PDL_WANT_BOUNDS: state limit of the exact Markov solution
+                                  tried first (0: the default, a few seconds at most) */
     sol_sim_progress progress; /* may be NULL */
     void *progress_arg;
     pdl_path_cb path; /* with PDL_WANT_CPM: the path itself (may be NULL) */

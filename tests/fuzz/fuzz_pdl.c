@@ -58,7 +58,9 @@ static void model(const pdl_checked *c, pdl_diag *d, size_t size, FILE *null)
                           .samples = 64,
                           .seed = 1,
                           .threads = 1,
-                          .markov_states = 2000};
+                          .markov_states = 2000,
+                          /* the exact chain inside the bounds: seconds of instrumented code */
+                          .exact_states = 2000};
     pdl_generic_result r;
     if (ok && pdl_generic_program(g, 0, 2, &o, &r) == 0)
         reports(g, size, null);
