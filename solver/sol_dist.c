@@ -441,11 +441,22 @@ static sol_status lat_series(sol_ctx *ctx, const lat *a, const lat *b, lat *out)
 
 /* ---------------------------------------------------------------- constructors */
 
+/* A time that left the range of doubles: only arithmetic on huge values gets here (what users
+ * write is checked before), so the message speaks of the model, not of an argument. */
+static sol_status overflow(sol_ctx *ctx, double x)
+{
+    return sol_ctx_fail(ctx, SOL_EINVAL,
+                        isnan(x) ? "a time in the model is undefined (overflowing terms cancel); "
+                                   "use a larger time unit"
+                                 : "a time in the model exceeds the largest double (1.8e308); "
+                                   "use a larger time unit");
+}
+
 sol_status sol_dist_deterministic(sol_ctx *ctx, double x, sol_dist **out)
 {
     *out = NULL;
     if (!isfinite(x))
-        return sol_ctx_fail(ctx, SOL_EINVAL, "deterministic: value %g is not finite", x);
+        return overflow(ctx, x);
     double *xp = malloc(2 * sizeof *xp);
     if (xp == NULL)
         return nomem(ctx, "a distribution");
@@ -688,15 +699,17 @@ sol_status sol_dist_shift(sol_ctx *ctx, const sol_dist *a, double c, sol_dist **
 {
     *out = NULL;
     if (!isfinite(c))
-        return sol_ctx_fail(ctx, SOL_EINVAL, "shift: amount %g is not finite", c);
+        return overflow(ctx, c);
     return affine(ctx, a, c, 1.0, out);
 }
 
 sol_status sol_dist_scale(sol_ctx *ctx, const sol_dist *a, double c, sol_dist **out)
 {
     *out = NULL;
-    if (!(isfinite(c) && c > 0.0))
-        return sol_ctx_fail(ctx, SOL_EINVAL, "scale: factor %g must be positive and finite", c);
+    if (!isfinite(c))
+        return overflow(ctx, c);
+    if (!(c > 0.0))
+        return sol_ctx_fail(ctx, SOL_EINVAL, "scale: factor %g must be positive", c);
     return affine(ctx, a, 0.0, c, out);
 }
 
