@@ -62,6 +62,7 @@ typedef struct pdl_expr pdl_expr;
 struct pdl_expr {
     pdl_expr_kind kind;
     pdl_loc loc;
+    unsigned depth;      /* operators below this one on the longest path (0 for a leaf) */
     pdl_builtin_var var; /* VAR: what the name refers to */
     size_t slot;         /* VAR with PDL_V_BINDING: index into the checked bindings */
     union {

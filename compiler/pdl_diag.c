@@ -119,7 +119,12 @@ int pdl_diag_load_file(pdl_diag *d, const char *path, pdl_loc from, uint32_t *id
                 pdl_error(d, from, "cannot read '%s': %s", path, strerror(errno));
                 goto done;
             }
-            rc = pdl_diag_add_source(d, path, buf, len, id);
+            /* Said here, where the place that named the file is known (a NUMERICAL clause). */
+            if (len > PDL_MAX_SOURCE_BYTES)
+                pdl_error(d, from, "'%s' is too large (%zu bytes; the limit is %u bytes)", path,
+                          len, PDL_MAX_SOURCE_BYTES);
+            else
+                rc = pdl_diag_add_source(d, path, buf, len, id);
             goto done;
         }
     }

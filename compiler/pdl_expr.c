@@ -280,8 +280,9 @@ pdl_eval_status pdl_eval_count(const pdl_expr *e, const pdl_env *env, pdl_diag *
                 pdl_error(d, e->loc, "%s must not be negative, got %.10g", what, r);
             else if (r < min)
                 pdl_error(d, e->loc, "%s must be at least %.10g, got %.10g", what, min, r);
-            else
-                pdl_error(d, e->loc, "%s %.10g exceeds the limit of %.10g", what, r, max);
+            else /* all digits when 10 would print 1000000000001 as the limit, 1e+12 */
+                pdl_error(d, e->loc, "%s %.*g exceeds the limit of %.*g", what,
+                          r < max * (1 + 1e-9) ? 17 : 10, r, r < max * (1 + 1e-9) ? 17 : 10, max);
         }
         return PDL_EVAL_ERROR;
     }

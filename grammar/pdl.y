@@ -42,6 +42,9 @@ int pdl_yylex(PDL_YYSTYPE *lval, PDL_YYLTYPE *lloc, void *scanner);
  * well inside the C stack (the checker, evaluator and dumps recurse on nesting). */
 #define YYMAXDEPTH 2000
 #define YYINITDEPTH 200
+/* Left-associative chains (1 + 1 + ... + 1) build trees as deep as they are long while the
+ * parser's stack stays flat, so expression depth is bounded on its own, at the same limit. */
+#define PDL_MAX_EXPR_DEPTH (YYMAXDEPTH - 10)
 
 static void pdl_yyerror(PDL_YYLTYPE *loc, void *scanner, struct pdl_parser *ctx, const char *msg);
 static void *new_node(struct pdl_parser *ctx, size_t size);
@@ -50,6 +53,7 @@ static void push(struct pdl_parser *ctx, pdl_vec *v, void *item);
 static pdl_expr *mk_num(struct pdl_parser *ctx, pdl_loc loc, double v);
 static pdl_expr *mk_var(struct pdl_parser *ctx, pdl_loc loc, const char *name);
 static pdl_expr *mk_unary(struct pdl_parser *ctx, pdl_loc loc, pdl_expr_kind k, pdl_expr *e);
+static unsigned deeper(const pdl_expr *a, const pdl_expr *b);
 static pdl_expr *mk_bin(struct pdl_parser *ctx, pdl_loc loc, pdl_binop op, pdl_loc op_loc,
                         pdl_expr *a, pdl_expr *b);
 static pdl_expr *mk_call(struct pdl_parser *ctx, pdl_loc loc, const char *name, pdl_loc name_loc,
@@ -433,7 +437,9 @@ expr
     | expr OR expr { $$ = mk_bin(ctx, @$, PDL_OP_OR, @2, $1, $3); }
     | expr '?' expr ':' expr
         { $$ = NEW(pdl_expr); $$->kind = PDL_E_COND; $$->loc = @$; $$->u.cond.c = $1;
-          $$->u.cond.a = $3; $$->u.cond.b = $5; }
+          $$->u.cond.a = $3; $$->u.cond.b = $5;
+          $$->depth = deeper($1, $3);
+          if ($$->depth < deeper($5, NULL)) $$->depth = deeper($5, NULL); }
     ;
 
 primary
@@ -582,18 +588,39 @@ static pdl_expr *mk_var(struct pdl_parser *ctx, pdl_loc loc, const char *name)
     return e;
 }
 
+static unsigned deeper(const pdl_expr *a, const pdl_expr *b)
+{
+    unsigned da = a ? a->depth : 0, db = b ? b->depth : 0;
+    return 1 + (da > db ? da : db);
+}
+
 static pdl_expr *mk_unary(struct pdl_parser *ctx, pdl_loc loc, pdl_expr_kind k, pdl_expr *x)
 {
     pdl_expr *e = NEW(pdl_expr);
     e->kind = k;
     e->loc = loc;
     e->u.operand = x;
+    e->depth = deeper(x, NULL);
     return e;
 }
 
 static pdl_expr *mk_bin(struct pdl_parser *ctx, pdl_loc loc, pdl_binop op, pdl_loc op_loc,
                         pdl_expr *a, pdl_expr *b)
 {
+    unsigned depth = deeper(a, b);
+    if (depth > PDL_MAX_EXPR_DEPTH) {
+        /* The recursive passes over the tree would overflow the C stack: report, and keep the
+           tree shallow (the parse fails on the error) so the rest can still be checked. */
+        if (!ctx->too_deep) {
+            pdl_error(ctx->diag, op_loc, "expression is nested too deeply");
+            pdl_note(ctx->diag, op_loc,
+                     "pdlc accepts expressions about %d operators deep, each operator of a chain "
+                     "like a + b + c counting as one level",
+                     PDL_MAX_EXPR_DEPTH);
+        }
+        ctx->too_deep = 1;
+        return mk_num(ctx, loc, 0);
+    }
     pdl_expr *e = NEW(pdl_expr);
     e->kind = PDL_E_BINARY;
     e->loc = loc;
@@ -601,6 +628,7 @@ static pdl_expr *mk_bin(struct pdl_parser *ctx, pdl_loc loc, pdl_binop op, pdl_l
     e->u.bin.op_loc = op_loc;
     e->u.bin.a = a;
     e->u.bin.b = b;
+    e->depth = depth;
     return e;
 }
 
@@ -614,6 +642,9 @@ static pdl_expr *mk_call(struct pdl_parser *ctx, pdl_loc loc, const char *name, 
     e->u.call.name_loc = name_loc;
     e->u.call.args = (pdl_expr **)args.items;
     e->u.call.nargs = args.len;
+    for (size_t i = 0; i < args.len; i++)
+        if (e->depth < deeper(e->u.call.args[i], NULL))
+            e->depth = deeper(e->u.call.args[i], NULL);
     return e;
 }
 

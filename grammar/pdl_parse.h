@@ -16,7 +16,8 @@ struct pdl_parser {
     int start_token; /* selects program or machine grammar, returned once */
     int last_token;  /* for error hints */
     pdl_loc comment_start;
-    int fatal; /* out of memory: stop */
+    int fatal;    /* out of memory: stop */
+    int too_deep; /* an expression went past PDL_MAX_EXPR_DEPTH (reported once) */
     jmp_buf bail;
     pdl_program *program;
     pdl_vec params, phases, concats; /* the program's lists while they grow */
