@@ -78,21 +78,12 @@ static void processors(const char *examples)
     DIR *d = opendir(examples);
     struct dirent *de;
     while (d && (de = readdir(d))) {
-        size_t l = strlen(de->d_name);
-        if (l <= 4 || strcmp(de->d_name + l - 4, ".pdl") != 0)
+        if (!rob_is_program(de->d_name))
             continue;
-        char path[4200], args[1024] = "";
+        char path[4200], args[1024];
         snprintf(path, sizeof path, "%s/%s", examples, de->d_name);
         char *text = rob_slurp(path, NULL);
-        const char *a = text ? strstr(text, "// pdlc-args:") : NULL;
-        if (a) {
-            a += strlen("// pdlc-args:");
-            size_t n = strcspn(a, "\n");
-            snprintf(args, sizeof args, "%.*s", (int)n, a);
-            char *mp = strstr(args, "--max-procs");
-            if (mp)
-                *mp = '\0'; /* the example's own processor counts go */
-        }
+        rob_example_args(text, args, sizeof args); /* the example's own processor counts go */
         /* data files (NUMERICAL) are read relative to the program: run the example in place */
         char id[300], cmd[2048];
         snprintf(id, sizeof id, "limits-1.5 %s", de->d_name);

@@ -280,32 +280,6 @@ static void make_mutant(uint64_t seed, long k, char *buf, size_t *len, char *fil
     }
 }
 
-/* The example's own options, minus the processor counts this test replaces. */
-static void example_args(const char *text, char *out, size_t nout)
-{
-    out[0] = '\0';
-    const char *a = strstr(text, "// pdlc-args:");
-    if (!a)
-        return;
-    a += strlen("// pdlc-args:");
-    const char *e = strchr(a, '\n');
-    char line[512];
-    size_t n = e ? (size_t)(e - a) : strlen(a);
-    if (n >= sizeof line)
-        n = sizeof line - 1;
-    memcpy(line, a, n);
-    line[n] = '\0';
-    char *save = NULL;
-    size_t used = 0;
-    for (char *w = strtok_r(line, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
-        if (!strcmp(w, "--max-procs") || !strcmp(w, "-P") || !strcmp(w, "--procs")) {
-            strtok_r(NULL, " \t", &save);
-            continue;
-        }
-        used += (size_t)snprintf(out + used, nout - used, "%s%s", used ? " " : "", w);
-    }
-}
-
 static int by_name(const void *a, const void *b)
 {
     return strcmp(((const example *)a)->name, ((const example *)b)->name);
@@ -319,8 +293,7 @@ static int copy_data(const char *src, const char *dir)
         return -1;
     struct dirent *de;
     while ((de = readdir(d))) {
-        size_t l = strlen(de->d_name);
-        if (de->d_name[0] == '.' || (l > 4 && !strcmp(de->d_name + l - 4, ".pdl")))
+        if (de->d_name[0] == '.' || rob_is_program(de->d_name))
             continue;
         char from[4096], to[4096];
         snprintf(from, sizeof from, "%s/%s", src, de->d_name);
@@ -343,7 +316,7 @@ static int load_examples(const char *src)
     struct dirent *de;
     while ((de = readdir(d)) && nex < MAX_EXAMPLES && nmach < MAX_EXAMPLES) {
         size_t l = strlen(de->d_name);
-        int program = l > 4 && strcmp(de->d_name + l - 4, ".pdl") == 0;
+        int program = rob_is_program(de->d_name);
         if (!program && !(l > 4 && strcmp(de->d_name + l - 4, ".mdl") == 0))
             continue;
         char path[4096];
@@ -355,7 +328,7 @@ static int load_examples(const char *src)
             continue;
         }
         e->name = strdup(de->d_name);
-        example_args(e->text, e->args, sizeof e->args);
+        rob_example_args(e->text, e->args, sizeof e->args);
         if (program)
             nex++;
         else

@@ -20,35 +20,20 @@
 
 static rob_suite S;
 
-/* The example's "// pdlc-args:" words, without its processor counts. */
-static void example_args(const char *path, char *out, size_t n)
-{
-    out[0] = '\0';
-    char *text = rob_slurp(path, NULL);
-    const char *a = text ? strstr(text, "// pdlc-args:") : NULL;
-    if (a) {
-        a += strlen("// pdlc-args:");
-        snprintf(out, n, "%.*s", (int)strcspn(a, "\n"), a);
-        char *mp = strstr(out, "--max-procs");
-        if (mp)
-            *mp = '\0';
-    }
-    free(text);
-}
-
 /* output-1: identical bytes (stdout and stderr) from runs that differ only in threads. */
 static void determinism(const char *examples)
 {
     DIR *d = opendir(examples);
     struct dirent *de;
     while (d && (de = readdir(d))) {
-        size_t l = strlen(de->d_name);
-        if (l <= 4 || strcmp(de->d_name + l - 4, ".pdl") != 0)
+        if (!rob_is_program(de->d_name))
             continue;
         char path[4200], own[1024], args[6000], id[300];
         snprintf(path, sizeof path, "%s/%s", examples, de->d_name);
         snprintf(id, sizeof id, "output-1 %s", de->d_name);
-        example_args(path, own, sizeof own);
+        char *text = rob_slurp(path, NULL);
+        rob_example_args(text, own, sizeof own);
+        free(text);
         static const char *const threads[] = {"1", "2", "4", "0", "1"};
         rob_result first = {0};
         for (int k = 0; k < 5; k++) {

@@ -446,3 +446,33 @@ void rob_expect_text(rob_suite *s, const char *id, const rob_result *r, const ch
     if ((strstr(text, needle) != NULL) != present)
         rob_fail(s, id, r, "%s '%s'", present ? "missing" : "should not say", needle);
 }
+
+int rob_is_program(const char *name)
+{
+    size_t l = strlen(name);
+    return l > 4 && strcmp(name + l - 4, ".pdl") == 0;
+}
+
+void rob_example_args(const char *text, char *out, size_t nout)
+{
+    out[0] = '\0';
+    const char *a = text ? strstr(text, "// pdlc-args:") : NULL;
+    if (!a)
+        return;
+    a += strlen("// pdlc-args:");
+    char line[1024];
+    snprintf(line, sizeof line, "%.*s", (int)strcspn(a, "\n"), a);
+    char *save = NULL;
+    size_t used = 0;
+    for (char *w = strtok_r(line, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+        if (!strcmp(w, "--max-procs") || !strcmp(w, "-P") || !strcmp(w, "--procs")) {
+            strtok_r(NULL, " \t", &save);
+            continue;
+        }
+        int k = snprintf(out + used, nout - used, "%s%s", used ? " " : "", w);
+        if (k < 0 || (size_t)k >= nout - used)
+            break; /* no room for the whole word: stop at the last one that fit */
+        used += (size_t)k;
+    }
+    out[used] = '\0';
+}

@@ -58,6 +58,11 @@ size_t rob_rows(const char *csv);
 char *rob_slurp(const char *path, size_t *len);
 /* Writes len bytes to path. 0, or -1. */
 int rob_write(const char *path, const void *data, size_t len);
+/* Whether a directory entry is a PDL program (a name ending in ".pdl"). */
+int rob_is_program(const char *name);
+/* An example's own options (its "// pdlc-args:" line) without the processor counts
+ * (--max-procs, -P, --procs and their values), which the tests choose. "" when it has none. */
+void rob_example_args(const char *text, char *out, size_t nout);
 
 /* A test program's state: the binary, a scratch directory its programs are written to and run
  * in, and the counts of checks and failures. */
