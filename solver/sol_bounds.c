@@ -15,6 +15,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "sol_dag.h"
+#include "sol_set.h"
 
 /* Candidates scored per greedy step of arc deletion/insertion: bounds the step's cost. */
 #define SCORE_MAX 64
@@ -22,76 +23,6 @@
 static sol_status nomem(sol_ctx *ctx)
 {
     return sol_ctx_fail(ctx, SOL_ENOMEM, "out of memory for a bounding method");
-}
-
-/* ---------------------------------------------------------------- sorted sets of node ids */
-
-typedef struct vec {
-    uint32_t *a;
-    size_t n, cap;
-} vec;
-
-static size_t vec_find(const vec *v, uint32_t x)
-{
-    size_t lo = 0, hi = v->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (v->a[mid] < x)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-static int vec_has(const vec *v, uint32_t x)
-{
-    size_t i = vec_find(v, x);
-    return i < v->n && v->a[i] == x;
-}
-
-/* 1 when inserted, 0 when present, -1 out of memory. */
-static int vec_insert(vec *v, uint32_t x)
-{
-    size_t i = vec_find(v, x);
-    if (i < v->n && v->a[i] == x)
-        return 0;
-    if (v->n == v->cap) {
-        size_t c = v->cap ? 2 * v->cap : 4;
-        uint32_t *p = realloc(v->a, c * sizeof *p);
-        if (p == NULL)
-            return -1;
-        v->a = p;
-        v->cap = c;
-    }
-    memmove(v->a + i + 1, v->a + i, (v->n - i) * sizeof *v->a);
-    v->a[i] = x;
-    v->n++;
-    return 1;
-}
-
-static int vec_remove(vec *v, uint32_t x)
-{
-    size_t i = vec_find(v, x);
-    if (i >= v->n || v->a[i] != x)
-        return 0;
-    memmove(v->a + i, v->a + i + 1, (v->n - i - 1) * sizeof *v->a);
-    v->n--;
-    return 1;
-}
-
-static int vec_equal(const vec *a, const vec *b)
-{
-    return a->n == b->n && memcmp(a->a, b->a, a->n * sizeof *a->a) == 0;
-}
-
-static int vec_copy(vec *dst, const vec *src)
-{
-    dst->n = 0;
-    for (size_t i = 0; i < src->n; i++)
-        if (vec_insert(dst, src->a[i]) < 0)
-            return -1;
-    return 0;
 }
 
 /* ---------------------------------------------------------------- the reduction engine */
@@ -102,7 +33,7 @@ static int vec_copy(vec *dst, const vec *src)
 typedef struct eng {
     sol_ctx *ctx;
     size_t n, cap, limit; /* node slots used, allocated, allowed */
-    vec *pred, *succ;
+    sol_set *pred, *succ;
     sol_dist **d;
     unsigned char *alive, *queued;
     uint32_t *work;
@@ -112,7 +43,7 @@ typedef struct eng {
     int track;                 /* keep mem[]: the residual nodes merged into each node */
     int shape;                 /* merges change the graph only (distributions untouched): a
                                   series-parallel test that costs no distribution operation */
-    vec *mem;
+    sol_set *mem;
 } eng;
 
 static void eng_free(eng *e)
@@ -192,7 +123,7 @@ static sol_status eng_add_node(eng *e, sol_dist *d, uint32_t *id)
 
 static sol_status eng_add_arc(eng *e, uint32_t u, uint32_t v)
 {
-    if (vec_insert(&e->succ[u], v) < 0 || vec_insert(&e->pred[v], u) < 0)
+    if (sol_set_insert(&e->succ[u], v) < 0 || sol_set_insert(&e->pred[v], u) < 0)
         return nomem(e->ctx);
     return SOL_OK;
 }
@@ -228,7 +159,7 @@ static sol_status eng_init(sol_ctx *ctx, const sol_dag *g, const sol_dist *const
     for (uint32_t v = 0; st == SOL_OK && v < g->n; v++) {
         uint32_t id;
         st = eng_add_node(e, (sol_dist *)leaf[v], &id);
-        if (st == SOL_OK && track && vec_insert(&e->mem[v], v) < 0)
+        if (st == SOL_OK && track && sol_set_insert(&e->mem[v], v) < 0)
             st = nomem(ctx);
         if (g->poff[v] == g->poff[v + 1] && e->src == UINT32_MAX)
             e->src = v;
@@ -248,7 +179,7 @@ static int mem_union(eng *e, uint32_t into, uint32_t from)
     if (!e->track)
         return 0;
     for (size_t i = 0; i < e->mem[from].n; i++)
-        if (vec_insert(&e->mem[into], e->mem[from].a[i]) < 0)
+        if (sol_set_insert(&e->mem[into], e->mem[from].a[i]) < 0)
             return -1;
     return 0;
 }
@@ -274,13 +205,13 @@ static sol_status eng_series(eng *e, uint32_t v, uint32_t s)
         return nomem(e->ctx);
     sol_dist_free(e->d[v]);
     e->d[v] = sum;
-    vec tmp = e->succ[v];
+    sol_set tmp = e->succ[v];
     e->succ[v] = e->succ[s];
     e->succ[s] = tmp;
     for (size_t i = 0; i < e->succ[v].n; i++) {
         uint32_t t = e->succ[v].a[i];
-        vec_remove(&e->pred[t], s);
-        if (vec_insert(&e->pred[t], v) < 0)
+        sol_set_remove(&e->pred[t], s);
+        if (sol_set_insert(&e->pred[t], v) < 0)
             return nomem(e->ctx);
         eng_push(e, t);
     }
@@ -294,17 +225,17 @@ static sol_status eng_series(eng *e, uint32_t v, uint32_t s)
 /* Merges every node with v's predecessor and successor sets into v (maximum). */
 static sol_status eng_parallel(eng *e, uint32_t v)
 {
-    const vec *P = &e->pred[v];
+    const sol_set *P = &e->pred[v];
     if (P->n == 0 || e->succ[v].n == 0)
         return SOL_OK;
     uint32_t p = P->a[0];
     for (size_t i = 1; i < P->n; i++)
         if (e->succ[P->a[i]].n < e->succ[p].n)
             p = P->a[i];
-    const vec *C = &e->succ[p];
+    const sol_set *C = &e->succ[p];
     for (size_t i = 0; i < C->n; i++) {
         uint32_t w = C->a[i];
-        if (w == v || !vec_equal(&e->pred[w], P) || !vec_equal(&e->succ[w], &e->succ[v]))
+        if (w == v || !sol_set_equal(&e->pred[w], P) || !sol_set_equal(&e->succ[w], &e->succ[v]))
             continue;
         sol_dist *mx = NULL;
         sol_status st = e->shape ? (mx = sol_dist_retain(e->d[v]), SOL_OK)
@@ -318,9 +249,9 @@ static sol_status eng_parallel(eng *e, uint32_t v)
         sol_dist_free(e->d[v]);
         e->d[v] = mx;
         for (size_t j = 0; j < e->pred[w].n; j++)
-            vec_remove(&e->succ[e->pred[w].a[j]], w);
+            sol_set_remove(&e->succ[e->pred[w].a[j]], w);
         for (size_t j = 0; j < e->succ[w].n; j++)
-            vec_remove(&e->pred[e->succ[w].a[j]], w);
+            sol_set_remove(&e->pred[e->succ[w].a[j]], w);
         eng_kill(e, w);
         eng_push_around(e, v);
         return SOL_OK; /* C changed: v is queued again for the next sibling */
@@ -486,7 +417,7 @@ static void eng_reach(const eng *e, scratch *s, uint32_t v, int dir)
     s->stack[top++] = v;
     while (top > 0) {
         uint32_t x = s->stack[--top];
-        const vec *nb = dir ? &e->pred[x] : &e->succ[x];
+        const sol_set *nb = dir ? &e->pred[x] : &e->succ[x];
         for (size_t i = 0; i < nb->n; i++)
             if (!s->mark[nb->a[i]]) {
                 s->mark[nb->a[i]] = 1;
@@ -513,8 +444,8 @@ static void eng_transred(eng *e, scratch *s, const unsigned char *only)
         for (size_t i = e->succ[u].n; i-- > 0;) {
             uint32_t x = e->succ[u].a[i];
             if (s->mark[x]) {
-                vec_remove(&e->succ[u], x);
-                vec_remove(&e->pred[x], u);
+                sol_set_remove(&e->succ[u], x);
+                sol_set_remove(&e->pred[x], u);
                 eng_push_around(e, x);
                 eng_push_around(e, u);
             }
@@ -535,23 +466,23 @@ static sol_status eng_dup(eng *e, uint32_t v, uint32_t w, int forward)
     sol_status st = eng_add_node(e, e->d[v], &c);
     if (st != SOL_OK)
         return st;
-    if (e->track && vec_copy(&e->mem[c], &e->mem[v]) < 0)
+    if (e->track && sol_set_copy(&e->mem[c], &e->mem[v]) < 0)
         return nomem(e->ctx);
     e->dups++;
     if (!is_point(e->d[v]))
         e->inexact_dups++;
-    const vec *nb = forward ? &e->pred[v] : &e->succ[v];
+    const sol_set *nb = forward ? &e->pred[v] : &e->succ[v];
     for (size_t i = 0; st == SOL_OK && i < nb->n; i++)
         st = forward ? eng_add_arc(e, nb->a[i], c) : eng_add_arc(e, c, nb->a[i]);
     if (st != SOL_OK)
         return st;
     if (forward) {
-        vec_remove(&e->succ[v], w);
-        vec_remove(&e->pred[w], v);
+        sol_set_remove(&e->succ[v], w);
+        sol_set_remove(&e->pred[w], v);
         st = eng_add_arc(e, c, w);
     } else {
-        vec_remove(&e->pred[v], w);
-        vec_remove(&e->succ[w], v);
+        sol_set_remove(&e->pred[v], w);
+        sol_set_remove(&e->succ[w], v);
         st = eng_add_arc(e, w, c);
     }
     eng_push_around(e, c);
@@ -577,7 +508,7 @@ static int dup_better(const eng *e, uint32_t v, uint32_t best)
 
 /* Runs Dodin's method to the end; *out (owned by the caller) is the bound's distribution. With
  * track set, dupmem collects the residual nodes inside every duplicated node. */
-static sol_status dodin_run(eng *e, vec *dupmem, sol_dist **out)
+static sol_status dodin_run(eng *e, sol_set *dupmem, sol_dist **out)
 {
     *out = NULL;
     eng_push_all(e);
@@ -623,7 +554,7 @@ static sol_status dodin_run(eng *e, vec *dupmem, sol_dist **out)
         }
         if (dupmem != NULL && e->track)
             for (size_t i = 0; i < e->mem[bv].n; i++)
-                if (vec_insert(dupmem, e->mem[bv].a[i]) < 0)
+                if (sol_set_insert(dupmem, e->mem[bv].a[i]) < 0)
                     return nomem(e->ctx);
         st = eng_dup(e, bv, bw, bfwd);
         if (st != SOL_OK)
@@ -642,10 +573,10 @@ static int can_merge(const eng *e, uint32_t x)
         return 1;
     if (e->pred[x].n == 0 || e->succ[x].n == 0)
         return 0;
-    const vec *C = &e->succ[e->pred[x].a[0]];
+    const sol_set *C = &e->succ[e->pred[x].a[0]];
     for (size_t i = 0; i < C->n; i++)
-        if (C->a[i] != x && vec_equal(&e->pred[C->a[i]], &e->pred[x]) &&
-            vec_equal(&e->succ[C->a[i]], &e->succ[x]))
+        if (C->a[i] != x && sol_set_equal(&e->pred[C->a[i]], &e->pred[x]) &&
+            sol_set_equal(&e->succ[C->a[i]], &e->succ[x]))
             return 1;
     return 0;
 }
@@ -654,8 +585,8 @@ static int can_merge(const eng *e, uint32_t x)
  * *tie_u, *tie_v say which ties were added, for undo. */
 static sol_status del_arc(eng *e, uint32_t u, uint32_t v, int *tie_u, int *tie_v)
 {
-    vec_remove(&e->succ[u], v);
-    vec_remove(&e->pred[v], u);
+    sol_set_remove(&e->succ[u], v);
+    sol_set_remove(&e->pred[v], u);
     *tie_u = e->succ[u].n == 0;
     *tie_v = e->pred[v].n == 0;
     sol_status st = SOL_OK;
@@ -669,12 +600,12 @@ static sol_status del_arc(eng *e, uint32_t u, uint32_t v, int *tie_u, int *tie_v
 static sol_status undel_arc(eng *e, uint32_t u, uint32_t v, int tie_u, int tie_v)
 {
     if (tie_u) {
-        vec_remove(&e->succ[u], e->snk);
-        vec_remove(&e->pred[e->snk], u);
+        sol_set_remove(&e->succ[u], e->snk);
+        sol_set_remove(&e->pred[e->snk], u);
     }
     if (tie_v) {
-        vec_remove(&e->succ[e->src], v);
-        vec_remove(&e->pred[v], e->src);
+        sol_set_remove(&e->succ[e->src], v);
+        sol_set_remove(&e->pred[v], e->src);
     }
     return eng_add_arc(e, u, v);
 }
@@ -690,7 +621,7 @@ static int union_ok(const eng *e, scratch *s, uint32_t v, uint32_t w)
     eng_reach(e, s, v, 0);
     eng_reach(e, s, w, 0);
     for (int k = 0; k < 2 && ok; k++) {
-        const vec *P = &e->pred[k ? w : v];
+        const sol_set *P = &e->pred[k ? w : v];
         for (size_t i = 0; i < P->n && ok; i++)
             ok = !s->mark[P->a[i]];
     }
@@ -700,7 +631,7 @@ static int union_ok(const eng *e, scratch *s, uint32_t v, uint32_t w)
         eng_reach(e, s, v, 1);
         eng_reach(e, s, w, 1);
         for (int k = 0; k < 2 && ok; k++) {
-            const vec *S = &e->succ[k ? w : v];
+            const sol_set *S = &e->succ[k ? w : v];
             for (size_t i = 0; i < S->n && ok; i++)
                 ok = !s->mark[S->a[i]];
         }
@@ -716,10 +647,10 @@ static sol_status union_add(eng *e, uint32_t v, uint32_t w, uint32_t **added, si
     for (int dir = 0; dir < 2; dir++)
         for (int k = 0; k < 2; k++) {
             uint32_t from = k ? w : v, to = k ? v : w;
-            const vec *nb = dir ? &e->succ[from] : &e->pred[from];
+            const sol_set *nb = dir ? &e->succ[from] : &e->pred[from];
             for (size_t i = 0; i < nb->n; i++) {
                 uint32_t a = dir ? to : nb->a[i], b = dir ? nb->a[i] : to;
-                if (vec_has(&e->succ[a], b))
+                if (sol_set_has(&e->succ[a], b))
                     continue;
                 if (*nadded + 1 > *acap) {
                     size_t c = *acap ? 2 * *acap : 32;
@@ -743,8 +674,8 @@ static sol_status union_add(eng *e, uint32_t v, uint32_t w, uint32_t **added, si
 static void union_undo(eng *e, const uint32_t *added, size_t nadded)
 {
     for (size_t i = 0; i < nadded; i++) {
-        vec_remove(&e->succ[added[2 * i]], added[2 * i + 1]);
-        vec_remove(&e->pred[added[2 * i + 1]], added[2 * i]);
+        sol_set_remove(&e->succ[added[2 * i]], added[2 * i + 1]);
+        sol_set_remove(&e->pred[added[2 * i + 1]], added[2 * i]);
     }
 }
 
@@ -755,9 +686,9 @@ static size_t union_cost(const eng *e, uint32_t v, uint32_t w)
     for (int k = 0; k < 2; k++) {
         uint32_t a = k ? w : v, b = k ? v : w;
         for (size_t i = 0; i < e->pred[a].n; i++)
-            c += !vec_has(&e->pred[b], e->pred[a].a[i]);
+            c += !sol_set_has(&e->pred[b], e->pred[a].a[i]);
         for (size_t i = 0; i < e->succ[a].n; i++)
-            c += !vec_has(&e->succ[b], e->succ[a].a[i]);
+            c += !sol_set_has(&e->succ[b], e->succ[a].a[i]);
     }
     return c;
 }
@@ -769,16 +700,16 @@ static sol_status eng_undup(eng *e, uint32_t v, uint32_t w, int forward)
 {
     uint32_t c = (uint32_t)(e->n - 1);
     for (size_t i = 0; i < e->pred[c].n; i++)
-        vec_remove(&e->succ[e->pred[c].a[i]], c);
+        sol_set_remove(&e->succ[e->pred[c].a[i]], c);
     for (size_t i = 0; i < e->succ[c].n; i++)
-        vec_remove(&e->pred[e->succ[c].a[i]], c);
+        sol_set_remove(&e->pred[e->succ[c].a[i]], c);
     e->dups--;
     if (!is_point(e->d[c]))
         e->inexact_dups--;
     eng_kill(e, c);
     free(e->pred[c].a);
     free(e->succ[c].a);
-    e->pred[c] = e->succ[c] = (vec){NULL, 0, 0};
+    e->pred[c] = e->succ[c] = (sol_set){NULL, 0, 0};
     e->n--;
     return forward ? eng_add_arc(e, v, w) : eng_add_arc(e, w, v);
 }
@@ -836,7 +767,7 @@ static sol_status dup_moves(eng *e, int kind, moves *ms)
         if (!e->alive[w] || w == e->src || w == e->snk)
             continue;
         for (int fwd = 1; fwd >= 0 && st == SOL_OK; fwd--) {
-            const vec *side = fwd ? &e->pred[w] : &e->succ[w];
+            const sol_set *side = fwd ? &e->pred[w] : &e->succ[w];
             if (side->n != 1)
                 continue;
             uint32_t v = side->a[0];
@@ -860,12 +791,12 @@ static sol_status inter_del(eng *e, uint32_t v, uint32_t w, uint32_t **del, size
     for (int k = 0; k < 2; k++) {
         uint32_t x = k ? w : v, y = k ? v : w;
         for (size_t i = 0; i < e->pred[x].n && na < 64; i++)
-            if (!vec_has(&e->pred[y], e->pred[x].a[i])) {
+            if (!sol_set_has(&e->pred[y], e->pred[x].a[i])) {
                 arcs[2 * na] = e->pred[x].a[i];
                 arcs[2 * na++ + 1] = x;
             }
         for (size_t i = 0; i < e->succ[x].n && na < 64; i++)
-            if (!vec_has(&e->succ[y], e->succ[x].a[i])) {
+            if (!sol_set_has(&e->succ[y], e->succ[x].a[i])) {
                 arcs[2 * na] = x;
                 arcs[2 * na++ + 1] = e->succ[x].a[i];
             }
@@ -1037,7 +968,7 @@ static sol_status greedy_run(eng *e, scratch *s, int upper, unsigned kinds, sol_
             if (!e->alive[v])
                 continue;
             for (int dir = 0; dir < 2; dir++) {
-                const vec *sib = dir ? &e->pred[v] : &e->succ[v];
+                const sol_set *sib = dir ? &e->pred[v] : &e->succ[v];
                 for (size_t i = 0; i < sib->n && st == SOL_OK; i++)
                     for (size_t j = i + 1; j < sib->n && j < i + 8 && st == SOL_OK; j++) {
                         uint32_t x = sib->a[i], y = sib->a[j];
@@ -1048,7 +979,7 @@ static sol_status greedy_run(eng *e, scratch *s, int upper, unsigned kinds, sol_
                                                   (double)union_cost(e, x, y)});
                     }
             }
-            const vec *nb = &e->pred[v];
+            const sol_set *nb = &e->pred[v];
             for (size_t i = 0; !upper && (kinds >> MV_DEL & 1u) && i < nb->n && st == SOL_OK; i++) {
                 uint32_t u = nb->a[i];
                 if ((u == e->src && nb->n == 1) || (v == e->snk && e->succ[u].n == 1))
@@ -1944,7 +1875,7 @@ int sol_bound_method_is_lower(sol_bound_method m)
 
 /* Conditioning on the random residual nodes inside the nodes Dodin copied (dupmem). */
 static sol_status conditioning(sol_ctx *ctx, const sol_dag *d, const sol_bounds_opts *o,
-                               const vec *dupmem, sol_bounds_result *r)
+                               const sol_set *dupmem, sol_bounds_result *r)
 {
     size_t k = 0;
     for (size_t i = 0; i < dupmem->n; i++)
@@ -2102,7 +2033,7 @@ sol_status sol_bounds_mean(sol_ctx *ctx, const sol_graph *g, const sol_bounds_op
         sol_dist_free(rb);
         st = settle(ctx, out, SOL_BOUND_KLEIN_UPPER, s2, r, t0);
     }
-    vec dupmem = {NULL, 0, 0};
+    sol_set dupmem = {NULL, 0, 0};
     int dodin_exact = 0, dodin_ok = 0;
     if (st == SOL_OK && (wanted(&o, SOL_BOUND_DODIN) || wanted(&o, SOL_BOUND_COND_UPPER))) {
         t0 = now();

@@ -2,6 +2,7 @@
  * by pruned depth-first search, then series and parallel merges driven by a worklist (merges
  * are confluent, so the order does not change the outcome). */
 #include "sol_graph.h"
+#include "sol_set.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -147,63 +148,10 @@ void sol_graph_arc(const sol_graph *g, size_t i, uint32_t *from, uint32_t *to)
 
 /* ---------------------------------------------------------------- reduction state */
 
-/* Sorted set of node ids. */
-typedef struct vec {
-    uint32_t *a;
-    size_t n, cap;
-} vec;
-
-static int vec_push(vec *v, uint32_t x)
-{
-    if (grow((void **)&v->a, &v->cap, v->n + 1, sizeof *v->a))
-        return -1;
-    v->a[v->n++] = x;
-    return 0;
-}
-
-static size_t vec_find(const vec *v, uint32_t x)
-{
-    size_t lo = 0, hi = v->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (v->a[mid] < x)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-static void vec_remove(vec *v, uint32_t x)
-{
-    size_t i = vec_find(v, x);
-    if (i < v->n && v->a[i] == x) {
-        memmove(v->a + i, v->a + i + 1, (v->n - i - 1) * sizeof *v->a);
-        v->n--;
-    }
-}
-
-static int vec_insert(vec *v, uint32_t x)
-{
-    size_t i = vec_find(v, x);
-    if (i < v->n && v->a[i] == x)
-        return 0;
-    if (vec_push(v, x))
-        return -1;
-    memmove(v->a + i + 1, v->a + i, (v->n - 1 - i) * sizeof *v->a);
-    v->a[i] = x;
-    return 0;
-}
-
-static int vec_equal(const vec *a, const vec *b)
-{
-    return a->n == b->n && memcmp(a->a, b->a, a->n * sizeof *a->a) == 0;
-}
-
 typedef struct red {
     sol_ctx *ctx;
     size_t n; /* caller nodes + source + sink */
-    vec *succ, *pred;
+    sol_set *succ, *pred;
     sol_dist **d;
     uint32_t *tag;
     unsigned char *alive, *queued;
@@ -262,14 +210,14 @@ static sol_status merge_series(red *r, uint32_t v, uint32_t s)
     r->tag[v] = merged_tag(r->tag[v], r->tag[s]);
     free(r->succ[v].a);
     r->succ[v] = r->succ[s];
-    r->succ[s] = (vec){NULL, 0, 0};
+    r->succ[s] = (sol_set){NULL, 0, 0};
     r->pred[s].n = 0;
     r->alive[s] = 0;
     r->nalive--;
     for (size_t i = 0; i < r->succ[v].n; i++) {
         uint32_t t = r->succ[v].a[i];
-        vec_remove(&r->pred[t], s);
-        if (vec_insert(&r->pred[t], v))
+        sol_set_remove(&r->pred[t], s);
+        if (sol_set_insert(&r->pred[t], v) < 0)
             return nomem(r->ctx);
         push(r, t);
     }
@@ -280,7 +228,7 @@ static sol_status merge_series(red *r, uint32_t v, uint32_t s)
 /* Merges every node with v's predecessor and successor sets into v (max of all). */
 static sol_status merge_parallel(red *r, uint32_t v)
 {
-    const vec *P = &r->pred[v];
+    const sol_set *P = &r->pred[v];
     if (P->n == 0 || r->succ[v].n == 0)
         return SOL_OK;
     /* candidates share every predecessor: scan the one with the fewest successors */
@@ -290,10 +238,10 @@ static sol_status merge_parallel(red *r, uint32_t v)
             p = P->a[i];
     size_t k = 0;
     uint32_t *group = NULL;
-    const vec *C = &r->succ[p];
+    const sol_set *C = &r->succ[p];
     for (size_t i = 0; i < C->n; i++) {
         uint32_t w = C->a[i];
-        if (w == v || !vec_equal(&r->pred[w], P) || !vec_equal(&r->succ[w], &r->succ[v]))
+        if (w == v || !sol_set_equal(&r->pred[w], P) || !sol_set_equal(&r->succ[w], &r->succ[v]))
             continue;
         if (group == NULL && (group = malloc(C->n * sizeof *group)) == NULL)
             return nomem(r->ctx);
@@ -322,9 +270,9 @@ static sol_status merge_parallel(red *r, uint32_t v)
     for (size_t i = 0; i < k; i++) {
         uint32_t w = group[i];
         for (size_t j = 0; j < r->pred[w].n; j++)
-            vec_remove(&r->succ[r->pred[w].a[j]], w);
+            sol_set_remove(&r->succ[r->pred[w].a[j]], w);
         for (size_t j = 0; j < r->succ[w].n; j++)
-            vec_remove(&r->pred[r->succ[w].a[j]], w);
+            sol_set_remove(&r->pred[r->succ[w].a[j]], w);
         sol_dist_free(r->d[w]);
         r->d[w] = NULL;
         r->alive[w] = 0;
@@ -577,7 +525,7 @@ static sol_status red_init(sol_ctx *ctx, const sol_graph *g, const csr *c, red *
     for (uint32_t u = 0; u < n; u++)
         for (size_t i = c->off[u]; i < c->off[u + 1]; i++)
             if (!c->redundant[i] &&
-                (vec_push(&r->succ[u], c->adj[i]) || vec_push(&r->pred[c->adj[i]], u)))
+                (sol_set_push(&r->succ[u], c->adj[i]) || sol_set_push(&r->pred[c->adj[i]], u)))
                 return nomem(ctx);
     /* succ lists come out sorted from the CSR, pred lists because u ascends */
     for (size_t v = 0; v < g->n; v++) {
