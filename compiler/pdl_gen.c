@@ -219,6 +219,14 @@ int pdl_gen_count(pdl_gen *g, const pdl_expr *e, const pdl_env *env, const char 
     return -1;
 }
 
+int pdl_gen_block(pdl_gen *g, const pdl_phase *ph, const pdl_env *env, uint64_t *out)
+{
+    *out = 1;
+    if (!ph->block)
+        return 0;
+    return pdl_gen_count(g, ph->block, env, "BLOCK CYCLIC block size", 1, PDL_MAX_COUNT, out);
+}
+
 int pdl_gen_solver_error(pdl_gen *g, pdl_loc at)
 {
     if (at.file == 0)

@@ -102,6 +102,8 @@ pdl_diag *pdl_gen_diag(const pdl_gen *g);
 int pdl_gen_eval(pdl_gen *g, const pdl_expr *e, const pdl_env *env, double *out);
 int pdl_gen_count(pdl_gen *g, const pdl_expr *e, const pdl_env *env, const char *what, double min,
                   double max, uint64_t *out);
+/* The phase's BLOCK CYCLIC block size in env, 1 for the other mappings. 0, or -1 (reported). */
+int pdl_gen_block(pdl_gen *g, const pdl_phase *ph, const pdl_env *env, uint64_t *out);
 /* Builds the distribution of d in env (parameters evaluated and range-checked; NUMERICAL data
  * of the current machine; results cached by parameters). The caller owns *out. */
 int pdl_gen_dist(pdl_gen *g, const pdl_dist *d, const pdl_env *env, sol_dist **out);

@@ -16,9 +16,8 @@ static int job(pdl_gen *g, const pdl_phase *ph, uint64_t j, sol_dist **out)
     if (pdl_gen_count(g, ph->tasks_per_job, &env, "number of tasks per job", 0, PDL_MAX_COUNT,
                       &tasks) != 0)
         return -1;
-    uint64_t b = 1;
-    if (ph->block &&
-        pdl_gen_count(g, ph->block, &env, "BLOCK CYCLIC block size", 1, PDL_MAX_COUNT, &b) != 0)
+    uint64_t b;
+    if (pdl_gen_block(g, ph, &env, &b) != 0)
         return -1;
     double bytes = 0, fork = 0;
     uint64_t active = tasks < p ? tasks : p;
@@ -164,12 +163,12 @@ int pdl_graph_forkjoin(pdl_gen *g, const pdl_phase *ph, pdl_segment *s, int join
         pdl_env je = env;
         je.scope |= PDL_SCOPE_J;
         je.j = (double)j;
-        uint64_t tasks, b = 1;
+        uint64_t tasks, b;
         double bytes = 0;
         rc = pdl_gen_count(g, ph->tasks_per_job, &je, "number of tasks per job", 0, PDL_MAX_COUNT,
                            &tasks);
-        if (rc == 0 && ph->block)
-            rc = pdl_gen_count(g, ph->block, &je, "BLOCK CYCLIC block size", 1, PDL_MAX_COUNT, &b);
+        if (rc == 0)
+            rc = pdl_gen_block(g, ph, &je, &b);
         if (rc == 0 && ph->volume)
             rc = pdl_gen_eval(g, ph->volume, &je, &bytes);
         uint32_t fork, joinn;

@@ -146,11 +146,8 @@ static int sizes(pdl_gen *g, const pdl_phase *ph, uint64_t *n, uint64_t *b)
 {
     pdl_env env;
     pdl_gen_env(g, &env);
-    *b = 1;
-    if (pdl_gen_count(g, ph->units, &env, "problem size", 0, PDL_MAX_COUNT, n) != 0)
-        return -1;
-    if (ph->block &&
-        pdl_gen_count(g, ph->block, &env, "BLOCK CYCLIC block size", 1, PDL_MAX_COUNT, b) != 0)
+    if (pdl_gen_count(g, ph->units, &env, "problem size", 0, PDL_MAX_COUNT, n) != 0 ||
+        pdl_gen_block(g, ph, &env, b) != 0)
         return -1;
     return 0;
 }

@@ -8,13 +8,11 @@
 
 int pdl_gen_neighbor(pdl_gen *g, const pdl_phase *ph, pdl_shares *out)
 {
-    uint64_t p = pdl_gen_p(g), n, b = 1;
+    uint64_t p = pdl_gen_p(g), n, b;
     pdl_env env;
     pdl_gen_env(g, &env);
-    if (pdl_gen_count(g, ph->units, &env, "problem size", 0, PDL_MAX_COUNT, &n) != 0)
-        return -1;
-    if (ph->block &&
-        pdl_gen_count(g, ph->block, &env, "BLOCK CYCLIC block size", 1, PDL_MAX_COUNT, &b) != 0)
+    if (pdl_gen_count(g, ph->units, &env, "problem size", 0, PDL_MAX_COUNT, &n) != 0 ||
+        pdl_gen_block(g, ph, &env, &b) != 0)
         return -1;
     double bytes = 0;
     if (ph->volume && pdl_gen_eval(g, ph->volume, &env, &bytes) != 0)
@@ -64,13 +62,11 @@ int pdl_gen_neighbor(pdl_gen *g, const pdl_phase *ph, pdl_shares *out)
  * processor-level neighbour arcs (pdl_seg_join). */
 int pdl_graph_neighbor(pdl_gen *g, const pdl_phase *ph, pdl_segment *s, int join)
 {
-    uint64_t p = pdl_gen_p(g), n, b = 1;
+    uint64_t p = pdl_gen_p(g), n, b;
     pdl_env env;
     pdl_gen_env(g, &env);
-    if (pdl_gen_count(g, ph->units, &env, "problem size", 0, PDL_MAX_COUNT, &n) != 0)
-        return -1;
-    if (ph->block &&
-        pdl_gen_count(g, ph->block, &env, "BLOCK CYCLIC block size", 1, PDL_MAX_COUNT, &b) != 0)
+    if (pdl_gen_count(g, ph->units, &env, "problem size", 0, PDL_MAX_COUNT, &n) != 0 ||
+        pdl_gen_block(g, ph, &env, &b) != 0)
         return -1;
     double bytes = 0;
     if (ph->volume && pdl_gen_eval(g, ph->volume, &env, &bytes) != 0)
