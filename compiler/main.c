@@ -46,7 +46,8 @@ static const pdl_machine **load_machines(const pdl_options *o, pdl_diag *d, pdl_
         pdl_machine_ast *ast = pdl_parse_machine(d, a, id);
         if (ast && o->emit == PDL_EMIT_AST)
             pdl_ast_dump_machine(stdout, ast);
-        machines[k] = ast ? pdl_check_machine(d, a, ast) : NULL;
+        /* --emit ast shows the syntax only, for machines as for the program */
+        machines[k] = ast && o->emit != PDL_EMIT_AST ? pdl_check_machine(d, a, ast) : NULL;
     }
     return machines;
 }
