@@ -202,7 +202,9 @@ static void put_csv_string(FILE *out, const char *s)
 static void put_cell(FILE *out, const cell *c, int json)
 {
     char buf[PDL_NUM_TEXT_MAX];
-    if (c->kind == 1) {
+    if (c->kind == 1 && json && !isfinite(c->num)) {
+        fputs("null", out); /* JSON has no nan or inf; pdlc never makes them, but stay valid */
+    } else if (c->kind == 1) {
         pdl_format_number(buf, sizeof buf, c->num);
         fputs(buf, out);
     } else if (c->kind == 2) {

@@ -4,6 +4,7 @@
 
 #include "pdl_report.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -271,8 +272,8 @@ static void test_csv_quoting(void)
     pdl_table_free(t);
 }
 
-/* report-2.2: JSON: empty cells are null, strings escape quotes, backslashes and control
-   characters, numbers are bare; the program name is escaped too. */
+/* report-2.2: JSON: empty cells (and non-finite numbers) are null, strings escape quotes,
+   backslashes and control characters, numbers are bare; the program name is escaped too. */
 static void test_json_escapes(void)
 {
     const char *cols[] = {"m\"x", "v"};
@@ -283,6 +284,8 @@ static void test_json_escapes(void)
     pdl_table_set_num(t, r, 1, 2.5);
     r = pdl_table_add_row(t);
     pdl_table_set_num(t, r, 1, 1e-3);
+    r = pdl_table_add_row(t);
+    pdl_table_set_num(t, r, 1, NAN); /* JSON has no NaN: null keeps the document valid */
     char *s = render(t, PDL_FMT_JSON, "dir\\p.pdl");
     CU_ASSERT_PTR_NOT_NULL_FATAL(s);
     CU_ASSERT_STRING_EQUAL(s, "{\n"
@@ -290,7 +293,8 @@ static void test_json_escapes(void)
                               "  \"columns\": [\"m\\\"x\", \"v\"],\n"
                               "  \"rows\": [\n"
                               "    {\"m\\\"x\": \"a\\\\b\\u000a\\u0001\", \"v\": 2.5},\n"
-                              "    {\"m\\\"x\": null, \"v\": 0.001}\n"
+                              "    {\"m\\\"x\": null, \"v\": 0.001},\n"
+                              "    {\"m\\\"x\": null, \"v\": null}\n"
                               "  ]\n"
                               "}\n");
     free(s);
