@@ -52,6 +52,11 @@ static void report_notes(pdl_diag *d, sol_ctx *sc, notes *printed)
         }
         printed->text[printed->n++] = copy;
         pdl_warning(d, (pdl_loc){0, 0, 0}, "%s", note);
+        /* the solver speaks of lattices; the user sets them with an option */
+        if (strstr(note, "lattice length"))
+            pdl_note(d, (pdl_loc){0, 0, 0},
+                     "--precision N sets the lattice length; "
+                     "--method simulate does not use the lattice");
     }
     sol_ctx_reset_notes(sc);
 }

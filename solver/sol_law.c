@@ -704,9 +704,11 @@ sol_status sol_law_discretise(sol_ctx *ctx, const sol_law *law, size_t max_len, 
             double need = iqr > 0.0 ? ldexp((double)max_len, exp2_ceil(4.0 * g.h / iqr)) : INFINITY;
             char fix[96];
             if (need <= (double)SOL_LEN_MAX)
-                snprintf(fix, sizeof fix, "--precision %.0f resolves it", need);
+                snprintf(fix, sizeof fix, "a lattice length of %.0f resolves it", need);
             else
-                snprintf(fix, sizeof fix, "no --precision resolves it (--method simulate may)");
+                snprintf(fix, sizeof fix,
+                         "no lattice length up to %zu resolves it (simulation may)",
+                         (size_t)SOL_LEN_MAX);
             sol_ctx_notef(ctx,
                           "%s: heavy tail: lattice step %g > interquartile range %g, "
                           "so quantiles and maxima over processors (p > 1) may be far off; %s",
