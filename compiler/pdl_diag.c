@@ -25,6 +25,7 @@ struct pdl_diag {
     int suppressed; /* set once PDL_MAX_ERRORS is reached */
     pdl_loc last;   /* place of the last error or warning, for notes */
     int last_shown; /* whether that last diagnostic was printed */
+    int progress;   /* a progress line is on the terminal */
 };
 
 pdl_diag *pdl_diag_alloc(FILE *out)
@@ -241,6 +242,7 @@ static void emit(pdl_diag *d, const char *kind, pdl_loc at, int show, const char
     PDL_PRINTF(5, 0);
 static void emit(pdl_diag *d, const char *kind, pdl_loc at, int show, const char *fmt, va_list ap)
 {
+    pdl_diag_progress_end(d);
     source *s = get_source(d, at.file);
     unsigned line = 0, col = 0;
     if (s) {
@@ -309,6 +311,25 @@ size_t pdl_diag_warnings(const pdl_diag *d)
 void pdl_diag_set_quiet_warnings(pdl_diag *d, int quiet)
 {
     d->quiet_warnings = quiet;
+}
+
+void pdl_diag_progress(pdl_diag *d, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputc('\r', d->out);
+    vfprintf(d->out, fmt, ap);
+    va_end(ap);
+    fputs("\033[K", d->out); /* erase what a longer previous line left */
+    fflush(d->out);
+    d->progress = 1;
+}
+
+void pdl_diag_progress_end(pdl_diag *d)
+{
+    if (d->progress)
+        fputs("\r\033[K", d->out);
+    d->progress = 0;
 }
 
 /* Optimal string alignment distance (edits incl. one transposition), capped at `cap`. */

@@ -53,6 +53,10 @@ size_t pdl_diag_errors(const pdl_diag *d);
 size_t pdl_diag_warnings(const pdl_diag *d);
 /* Warnings are not printed (still counted) while quiet is set. */
 void pdl_diag_set_quiet_warnings(pdl_diag *d, int quiet);
+/* A progress line for a terminal: replaces the previous one in place. The next diagnostic, or
+ * pdl_diag_progress_end, erases it first, so it never mixes with what follows. */
+void pdl_diag_progress(pdl_diag *d, const char *fmt, ...) PDL_PRINTF(2, 3);
+void pdl_diag_progress_end(pdl_diag *d);
 
 /* The closest candidate to `name` by edit distance, if close enough to be a likely typo;
  * NULL otherwise. */

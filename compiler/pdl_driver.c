@@ -61,26 +61,31 @@ static void report_notes(pdl_diag *d, sol_ctx *sc, notes *printed)
     sol_ctx_reset_notes(sc);
 }
 
-/* A progress line on stderr, shown only once a simulation has run a second. */
+/* A progress line on the terminal, shown only once the work has run a while. */
 typedef struct progress {
     struct timespec start;
     uint64_t p;
     int shown;
+    pdl_diag *d;
 } progress;
+
+/* Seconds since pr->start. */
+static double elapsed(const progress *pr)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - pr->start.tv_sec) +
+           1e-9 * (double)(now.tv_nsec - pr->start.tv_nsec);
+}
 
 static void show_progress(void *arg, uint64_t done, uint64_t total)
 {
     progress *pr = arg;
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    double t =
-        (double)(now.tv_sec - pr->start.tv_sec) + 1e-9 * (double)(now.tv_nsec - pr->start.tv_nsec);
-    if (t < 1 && !pr->shown)
+    if (!pr->shown && elapsed(pr) < 1)
         return;
     pr->shown = 1;
-    fprintf(stderr, "\rpdlc: simulating p = %llu: %3.0f%%", (unsigned long long)pr->p,
-            100.0 * (double)done / (double)(total ? total : 1));
-    fflush(stderr);
+    pdl_diag_progress(pr->d, "pdlc: simulating p = %llu: %3.0f%%", (unsigned long long)pr->p,
+                      100.0 * (double)done / (double)(total ? total : 1));
 }
 
 struct pdl_runner {
@@ -210,7 +215,7 @@ static int generic_cells(pdl_runner *r, pdl_gen *g, size_t m, uint64_t p, double
 {
     const pdl_run_opts *o = r->o;
     int bounds = (o->methods & PDL_WANT_BOUNDS) != 0;
-    progress pr = {{0, 0}, p, 0};
+    progress pr = {{0, 0}, p, 0, pdl_gen_diag(g)};
     clock_gettime(CLOCK_MONOTONIC, &pr.start);
     pdl_generic_opts go = {.want = o->methods,
                            .samples = o->samples,
@@ -221,8 +226,7 @@ static int generic_cells(pdl_runner *r, pdl_gen *g, size_t m, uint64_t p, double
                            .progress_arg = &pr};
     pdl_generic_result gr;
     int rc = pdl_generic_program(g, m, p, &go, &gr);
-    if (pr.shown)
-        fputs("\r\033[K", stderr);
+    pdl_diag_progress_end(pr.d);
     /* The bounding methods note which methods they skipped: not the user's concern, the result
        says which gave the bounds. */
     sol_ctx_reset_notes(pdl_gen_solver(g));
@@ -251,20 +255,30 @@ static int generic_cells(pdl_runner *r, pdl_gen *g, size_t m, uint64_t p, double
     return 0;
 }
 
-/* The speedup report of one machine. */
-static int speedup_rows(pdl_runner *r, pdl_gen *g, size_t m, pdl_diag *d)
+/* A long sweep of p shows, on a terminal and after two seconds, the row under way (at most ten
+ * updates a second): its only sign of life. */
+static void show_row(const pdl_run_opts *o, progress *pr, double *last, size_t k)
+{
+    if (!o->progress)
+        return;
+    double t = elapsed(pr);
+    if (t < 2 || t - *last < 0.1)
+        return;
+    *last = t;
+    pdl_diag_progress(pr->d, "pdlc: p = %llu (%zu of %zu)", (unsigned long long)o->procs[k], k + 1,
+                      o->nprocs);
+}
+
+/* The speedup rows of one machine for every p, given T(1)'s mean t1 and the average
+ * parallelism ap. */
+static int procs_rows(pdl_runner *r, pdl_gen *g, size_t m, pdl_diag *d, double t1, double ap,
+                      progress *rows)
 {
     const pdl_run_opts *o = r->o;
-    double ap = 0;
-    if (o->with_ap && pdl_average_parallelism(g, m, &ap) != 0)
-        return -1;
-    sol_dist *one;
-    if (pdl_gen_program(g, m, 1, &one) != 0)
-        return -1;
-    double t1 = sol_dist_mean(one);
-    sol_dist_free(one);
+    double last = 0;
     for (size_t k = 0; k < o->nprocs; k++) {
         uint64_t p = o->procs[k];
+        show_row(o, rows, &last, k);
         sol_dist *T;
         if (pdl_gen_program(g, m, p, &T) != 0)
             return -1;
@@ -303,6 +317,25 @@ static int speedup_rows(pdl_runner *r, pdl_gen *g, size_t m, pdl_diag *d)
             pdl_table_set_num(t, row, col++, ap);
     }
     return 0;
+}
+
+/* The speedup report of one machine. */
+static int speedup_rows(pdl_runner *r, pdl_gen *g, size_t m, pdl_diag *d)
+{
+    const pdl_run_opts *o = r->o;
+    double ap = 0;
+    if (o->with_ap && pdl_average_parallelism(g, m, &ap) != 0)
+        return -1;
+    sol_dist *one;
+    if (pdl_gen_program(g, m, 1, &one) != 0)
+        return -1;
+    double t1 = sol_dist_mean(one);
+    sol_dist_free(one);
+    progress rows = {{0, 0}, 0, 0, d};
+    clock_gettime(CLOCK_MONOTONIC, &rows.start);
+    int rc = procs_rows(r, g, m, d, t1, ap, &rows);
+    pdl_diag_progress_end(d); /* gone before the results */
+    return rc;
 }
 
 int pdl_runner_add(pdl_runner *r, const pdl_checked *prog, pdl_diag *d, const double *lead_values)

@@ -1,5 +1,6 @@
 /* test_diag: source registry and diagnostic printing - line/column arithmetic (UTF-8), caret
- * rendering with tabs, note placement, suggestions, escapes, and input limits (diag-N.M ids). */
+ * rendering with tabs, note placement, suggestions, escapes, input limits and the progress line
+ * (diag-N.M ids). */
 #include "testutil.h"
 
 #include <stdlib.h>
@@ -121,6 +122,25 @@ static void test_error_limit(void)
     fx_close(&f);
 }
 
+/* diag-1.8: a progress line replaces itself in place (carriage return, text, erase to the end of
+ * the line) and is erased before the next diagnostic and by pdl_diag_progress_end, which does
+ * nothing when no line is shown. Expected bytes written from the VT100 sequences by hand. */
+static void test_progress(void)
+{
+    fixture f;
+    fx_open(&f);
+    pdl_diag_progress_end(f.d); /* nothing shown: nothing written */
+    pdl_diag_progress(f.d, "p = %d", 1);
+    pdl_diag_progress(f.d, "p = %d", 2);
+    pdl_error(f.d, (pdl_loc){0, 0, 0}, "e");
+    pdl_diag_progress_end(f.d); /* already erased by the error */
+    pdl_diag_progress(f.d, "p = 3");
+    pdl_diag_progress_end(f.d);
+    CU_ASSERT_STRING_EQUAL(fx_text(&f), "\rp = 1\033[K\rp = 2\033[K\r\033[Kpdlc: error: e\n"
+                                        "\rp = 3\033[K\r\033[K");
+    fx_close(&f);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -133,5 +153,6 @@ int main(void)
     CU_add_test(s, "diag-1.5 escapes", test_escape);
     CU_add_test(s, "diag-1.6 size limit", test_too_large);
     CU_add_test(s, "diag-1.7 error limit", test_error_limit);
+    CU_add_test(s, "diag-1.8 progress line", test_progress);
     return fx_run();
 }
