@@ -721,7 +721,7 @@ static void check_arbitrary(checker *ck, pdl_phase *ph)
             continue;
         int r = strmap_put(ck->a, &tasks, c->name, ph->ntasks);
         if (r == 1) {
-            size_t first;
+            size_t first = 0; /* set by strmap_get: the name is present */
             strmap_get(&tasks, c->name, &first);
             pdl_error(ck->d, c->name_loc, "task '%s' is defined twice in phase '%s'", c->name,
                       ph->name);
@@ -1509,7 +1509,7 @@ static void check_variables(checker *ck, const pdl_setvar *sets, size_t nsets)
         }
         int r = strmap_put(ck->a, &ck->varmap, pa->name, ck->nvars);
         if (r == 1) {
-            size_t first;
+            size_t first = 0; /* set by strmap_get: the name is present */
             strmap_get(&ck->varmap, pa->name, &first);
             pdl_error(ck->d, pa->loc, "parameter '%s' is declared twice", pa->name);
             pdl_note(ck->d, ck->info[first].decl, "first declared here");
@@ -1673,7 +1673,7 @@ pdl_checked *pdl_check_program(pdl_diag *d, pdl_arena *a, pdl_program *prog, con
         pdl_phase *ph = prog->phases[k];
         int r = strmap_put(a, &ck.phasemap, ph->name, k);
         if (r == 1) {
-            size_t first;
+            size_t first = 0; /* set by strmap_get: the name is present */
             strmap_get(&ck.phasemap, ph->name, &first);
             pdl_error(d, ph->name_loc, "phase '%s' is defined twice", ph->name);
             pdl_note(d, prog->phases[first]->name_loc, "first defined here");

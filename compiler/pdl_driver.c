@@ -124,7 +124,7 @@ pdl_runner *pdl_runner_alloc(const pdl_run_opts *o, const char *const *lead, siz
     size_t ncols = r->col0 + nown, c = 0;
     r->ncols = ncols;
     const char **names = calloc(ncols, sizeof *names);
-    char(*qnames)[32] = calloc(o->nquantiles ? o->nquantiles : 1, sizeof *qnames);
+    char(*qnames)[48] = calloc(o->nquantiles ? o->nquantiles : 1, sizeof *qnames);
     if (!names || !qnames) {
         free(names);
         free(qnames);

@@ -29,10 +29,28 @@ typedef struct power_entry {
     size_t npow;
 } power_entry;
 
+/* Recent m-fold sums: the same counts recur from one p to the next (n/p rounded changes slowly,
+ * and parts that do not depend on p recur for every p). Direct-mapped by (base, m); the base is
+ * retained so its address cannot be reused while the entry lives. */
+typedef struct sum_entry {
+    sol_dist *base, *sum; /* NULL: empty */
+    uint64_t m;
+} sum_entry;
+enum { SUM_SLOTS = 128 };
+/* Lattice points the sum cache may hold (8 bytes each: 64 MiB at most). */
+#define SUM_CACHE_POINTS ((size_t)8 << 20)
+
 typedef struct phase_entry {
     int have;
     pdl_shares sh;
 } phase_entry;
+
+/* The memo: MEMO_SLOTS recent (key, result) pairs, replaced round robin. */
+typedef struct memo_entry {
+    pdl_key key;
+    sol_dist *d; /* NULL: empty */
+} memo_entry;
+enum { MEMO_SLOTS = 16 };
 
 struct pdl_gen {
     const pdl_checked *prog;
@@ -49,6 +67,10 @@ struct pdl_gen {
     size_t capslots;
     power_entry *powers;
     size_t npowers, cappowers;
+    sum_entry sums[SUM_SLOTS];
+    size_t sum_points; /* lattice points held by sums[] */
+    memo_entry memo[MEMO_SLOTS];
+    size_t memo_next;    /* the slot replaced next */
     phase_entry *phases; /* per phase of the program, valid for the current (machine, p) */
     char where[160];     /* " (at p = 4 on machine 'x')" for messages */
     pdl_loc here;        /* the pattern node or phase being built: where errors without a more
@@ -120,6 +142,129 @@ static void clear_phases(pdl_gen *g)
     }
 }
 
+/* ---- the memo ---- */
+
+void pdl_key_init(pdl_key *k)
+{
+    memset(k, 0, sizeof *k);
+}
+
+void pdl_key_free(pdl_key *k)
+{
+    for (size_t i = 0; i < k->nkeep; i++)
+        sol_dist_free(k->keep[i]);
+    free(k->keep);
+    free(k->b);
+    memset(k, 0, sizeof *k);
+}
+
+void pdl_key_add(pdl_key *k, const void *bytes, size_t len)
+{
+    if (k->failed)
+        return;
+    if (len > k->cap - k->n) {
+        size_t cap = k->cap ? k->cap : 256;
+        while (len > cap - k->n && cap < SIZE_MAX / 2)
+            cap *= 2;
+        unsigned char *b = len <= cap - k->n ? realloc(k->b, cap) : NULL;
+        if (!b) {
+            k->failed = 1;
+            return;
+        }
+        k->b = b;
+        k->cap = cap;
+    }
+    memcpy(k->b + k->n, bytes, len);
+    k->n += len;
+}
+
+void pdl_key_dist(pdl_key *k, const sol_dist *d)
+{
+    size_t len = sol_dist_len(d);
+    unsigned char lattice = (unsigned char)sol_dist_is_lattice(d);
+    pdl_key_add(k, &lattice, 1);
+    if (!lattice) {
+        pdl_key_add(k, &len, sizeof len);
+        for (size_t i = 0; i < len; i++) {
+            double vm[2] = {sol_dist_value(d, i), sol_dist_mass(d, i)};
+            pdl_key_add(k, vm, sizeof vm);
+        }
+        return;
+    }
+    pdl_key_add(k, &d, sizeof d);
+    if (k->failed)
+        return;
+    if (k->nkeep == k->capkeep) {
+        size_t cap = k->capkeep ? 2 * k->capkeep : 8;
+        sol_dist **keep = realloc(k->keep, cap * sizeof *keep);
+        if (!keep) {
+            k->failed = 1;
+            return;
+        }
+        k->keep = keep;
+        k->capkeep = cap;
+    }
+    k->keep[k->nkeep++] = sol_dist_retain(d);
+}
+
+void pdl_key_graph(pdl_key *k, const sol_graph *graph)
+{
+    size_t n = sol_graph_node_count(graph), a = sol_graph_arc_count(graph);
+    pdl_key_add(k, &n, sizeof n);
+    pdl_key_add(k, &a, sizeof a);
+    for (uint32_t v = 0; v < n && !k->failed; v++) {
+        uint32_t tag = sol_graph_node_tag(graph, v);
+        pdl_key_add(k, &tag, sizeof tag);
+        pdl_key_dist(k, sol_graph_node_dist(graph, v));
+    }
+    for (size_t i = 0; i < a && !k->failed; i++) {
+        uint32_t ft[2];
+        sol_graph_arc(graph, i, &ft[0], &ft[1]);
+        pdl_key_add(k, ft, sizeof ft);
+    }
+}
+
+int pdl_gen_memo_get(pdl_gen *g, const pdl_key *k, sol_dist **out)
+{
+    if (k->failed)
+        return 0;
+    for (size_t i = 0; i < MEMO_SLOTS; i++) {
+        const memo_entry *e = &g->memo[i];
+        if (e->d && e->key.n == k->n && (k->n == 0 || memcmp(e->key.b, k->b, k->n) == 0)) {
+            *out = sol_dist_retain(e->d);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void memo_clear(pdl_gen *g)
+{
+    for (size_t i = 0; i < MEMO_SLOTS; i++)
+        if (g->memo[i].d) {
+            sol_dist_free(g->memo[i].d);
+            pdl_key_free(&g->memo[i].key);
+            g->memo[i].d = NULL;
+        }
+}
+
+void pdl_gen_memo_put(pdl_gen *g, pdl_key *k, const sol_dist *d)
+{
+    if (k->failed) {
+        pdl_key_free(k);
+        return;
+    }
+    memo_entry *e = &g->memo[g->memo_next];
+    g->memo_next = (g->memo_next + 1) % MEMO_SLOTS;
+    if (e->d) {
+        sol_dist_free(e->d);
+        pdl_key_free(&e->key);
+    }
+    e->key = *k;
+    e->d = sol_dist_retain(d);
+    pdl_key_init(k);
+}
+
 void pdl_gen_free(pdl_gen *g)
 {
     if (!g)
@@ -135,6 +280,12 @@ void pdl_gen_free(pdl_gen *g)
         for (size_t j = 0; j < g->powers[k].npow; j++)
             sol_dist_free(g->powers[k].pow[j]);
     free(g->powers);
+    memo_clear(g);
+    for (size_t k = 0; k < SUM_SLOTS; k++)
+        if (g->sums[k].sum) {
+            sol_dist_free(g->sums[k].base);
+            sol_dist_free(g->sums[k].sum);
+        }
     sol_dist_free(g->zero);
     sol_ctx_free(g->sc);
     free(g);
@@ -143,6 +294,7 @@ void pdl_gen_free(pdl_gen *g)
 void pdl_gen_set_mean_only(pdl_gen *g, int on)
 {
     g->mean_only = on;
+    memo_clear(g); /* sums of diagonals differ */
 }
 
 int pdl_gen_linear(pdl_gen *g, sol_dist **d)
@@ -402,6 +554,33 @@ int pdl_gen_dist(pdl_gen *g, const pdl_dist *dist, const pdl_env *env, sol_dist 
  * bounded so a program with runtimes depending on p cannot grow it without end. */
 enum { MAX_POWER_BASES = 256 };
 
+static sum_entry *sum_slot(pdl_gen *g, const sol_dist *x, uint64_t m)
+{
+    uint64_t h = ((uint64_t)(uintptr_t)x >> 4) * 0x9E3779B97F4A7C15u ^ m * 0xC2B2AE3D27D4EB4Fu;
+    return &g->sums[(h >> 32) % SUM_SLOTS];
+}
+
+/* Keeps sum = x^(*m) in its slot, replacing what was there, unless it would overrun the budget. */
+static void sum_keep(pdl_gen *g, const sol_dist *x, uint64_t m, const sol_dist *sum)
+{
+    sum_entry *e = sum_slot(g, x, m);
+    if (e->sum) {
+        g->sum_points -= sol_dist_len(e->sum);
+        sol_dist_free(e->base);
+        sol_dist_free(e->sum);
+        e->sum = e->base = NULL;
+    }
+    size_t len = sol_dist_len(sum);
+    if (len > SUM_CACHE_POINTS - g->sum_points)
+        return;
+    e->base = sol_dist_retain(x);
+    e->sum = sol_dist_retain(sum);
+    e->m = m;
+    g->sum_points += len;
+}
+
+static int sum_powers(pdl_gen *g, const sol_dist *x, uint64_t m, sol_dist **out);
+
 int pdl_gen_sum(pdl_gen *g, const sol_dist *x, uint64_t m, sol_dist **out)
 {
     if (m == 0 || m == 1 || !sol_dist_is_lattice(x)) {
@@ -409,6 +588,22 @@ int pdl_gen_sum(pdl_gen *g, const sol_dist *x, uint64_t m, sol_dist **out)
             return pdl_gen_solver_error(g, (pdl_loc){0, 0, 0});
         return 0;
     }
+    const sum_entry *e = sum_slot(g, x, m);
+    if (e->sum && e->base == x && e->m == m) {
+        *out = sol_dist_retain(e->sum);
+        return 0;
+    }
+    if (sum_powers(g, x, m, out) != 0)
+        return -1;
+    /* a power of two is in the power table already */
+    if (m & (m - 1))
+        sum_keep(g, x, m, *out);
+    return 0;
+}
+
+/* x^(*m) from the cached powers x^(*2^k), m > 1: one convolution per further bit of m. */
+static int sum_powers(pdl_gen *g, const sol_dist *x, uint64_t m, sol_dist **out)
+{
     power_entry *e = NULL;
     for (size_t k = 0; k < g->npowers && !e; k++)
         if (g->powers[k].base == x)
@@ -1365,6 +1560,7 @@ void pdl_gen_set_zeroed(pdl_gen *g, const unsigned char *zero_phase, int no_comm
     g->zero_phase = zero_phase;
     g->no_comm = no_comm;
     g->no_sync = no_sync;
+    memo_clear(g); /* keys name what a part depends on; cheap insurance all the same */
 }
 
 void pdl_gen_set_graph_limit(pdl_gen *g, size_t nodes)

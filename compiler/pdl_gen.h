@@ -91,6 +91,32 @@ sol_ctx *pdl_gen_solver(pdl_gen *g);
 
 /* ---- for the scheme generators ---- */
 
+/* A key for the memo below: bytes, and distributions by identity. Build it with pdl_key_add and
+ * pdl_key_dist; a key that ran out of memory (failed) never matches and is never stored. */
+typedef struct pdl_key {
+    unsigned char *b;
+    size_t n, cap;
+    sol_dist **keep; /* the lattice distributions named by address, retained */
+    size_t nkeep, capkeep;
+    int failed;
+} pdl_key;
+void pdl_key_init(pdl_key *k);
+void pdl_key_free(pdl_key *k);
+void pdl_key_add(pdl_key *k, const void *bytes, size_t len);
+/* A distribution: a lattice by its address (the key keeps it alive, so the address stays its
+ * own), exact points by their values and masses. */
+void pdl_key_dist(pdl_key *k, const sol_dist *d);
+/* A task graph: its nodes' distributions and tags, and its arcs. */
+void pdl_key_graph(pdl_key *k, const sol_graph *graph);
+
+/* Results a costly model part would compute again for another p when everything it depends on
+ * (the key) is the same: a pipeline on more processors than stages, a task graph scheduled on
+ * more processors than tasks. A few recent entries; cleared by the what-if switches.
+ * pdl_gen_memo_get: 1 and a new reference in *out when the key is stored, else 0. O(key).
+ * pdl_gen_memo_put: stores d under the key, taking the key's storage over (k is left empty). */
+int pdl_gen_memo_get(pdl_gen *g, const pdl_key *k, sol_dist **out);
+void pdl_gen_memo_put(pdl_gen *g, pdl_key *k, const sol_dist *d);
+
 /* Current processor count, machine, and an environment with p, the machine's constants and
  * the program's variables defined. */
 uint64_t pdl_gen_p(const pdl_gen *g);
@@ -118,7 +144,9 @@ int pdl_gen_solver_error(pdl_gen *g, pdl_loc at);
 int pdl_gen_point(pdl_gen *g, double x, pdl_loc at, sol_dist **out);
 
 /* The sum of m iid copies of x, from cached powers x^(2^k) so that sums of the same x for many
- * counts (every p of a sweep) cost popcount(m) convolutions each. The caller owns *out. */
+ * counts (every p of a sweep) cost popcount(m) convolutions each; recent sums themselves are
+ * kept too (the same counts recur from one p to the next), within a bound of 8M lattice points.
+ * The caller owns *out. */
 int pdl_gen_sum(pdl_gen *g, const sol_dist *x, uint64_t m, sol_dist **out);
 
 /* Units per processor under a mapping of n units onto p processors: counts[k] for k < p.

@@ -300,9 +300,22 @@ int pdl_gen_arbitrary(pdl_gen *g, const pdl_phase *ph, pdl_shares *out)
     uint32_t *exit = malloc(p * sizeof *exit);
     sol_dist *total = NULL;
     int rc = exit ? build(g, ph, &seg, -1, exit) : pdl_gen_nomem(g);
+    /* On more processors than the schedule uses the graph is the same for every p: the memo
+       solves it once. */
+    pdl_key key;
+    pdl_key_init(&key);
+    if (rc == 0) {
+        pdl_key_add(&key, "arbitrary", 9);
+        pdl_key_graph(&key, seg.graph);
+    }
     /* exact when series-parallel, otherwise Kleindorfer's upper bound of what does not reduce */
-    if (rc == 0 && sol_bounds_upper_dist(pdl_gen_solver(g), seg.graph, &total) != SOL_OK)
-        rc = pdl_gen_solver_error(g, ph->name_loc);
+    if (rc == 0 && !pdl_gen_memo_get(g, &key, &total)) {
+        if (sol_bounds_upper_dist(pdl_gen_solver(g), seg.graph, &total) != SOL_OK)
+            rc = pdl_gen_solver_error(g, ph->name_loc);
+        else
+            pdl_gen_memo_put(g, &key, total);
+    }
+    pdl_key_free(&key);
     if (rc == 0)
         rc = pdl_shares_closed(g, out, p, total);
     if (total)

@@ -203,8 +203,29 @@ int pdl_gen_macropipeline(pdl_gen *g, const pdl_phase *ph, pdl_shares *out)
         for (uint64_t k = 0; k < P && rc == 0; k++)
             pp.prefix[c * (P + 1) + k + 1] = pp.prefix[c * (P + 1) + k] + (cls[k] == c);
     }
-    if (rc == 0)
+    /* The total depends on p only through what the key names: on more processors than stages
+       it is the same for every p, and the memo computes it once. */
+    pdl_key key;
+    pdl_key_init(&key);
+    if (rc == 0) {
+        const void *ids[2] = {ph, pdl_gen_machine(g)};
+        uint64_t sizes[3] = {P, J, pp.nclass};
+        pdl_key_add(&key, "pipeline", 8);
+        pdl_key_add(&key, ids, sizeof ids);
+        pdl_key_add(&key, sizes, sizeof sizes);
+        pdl_key_add(&key, ckeys, pp.nclass * sizeof *ckeys);
+        pdl_key_add(&key, cextra, pp.nclass * sizeof *cextra);
+        pdl_key_add(&key, cls, P * sizeof *cls);
+        pdl_key_dist(&key, x);
+        if (arrivals)
+            pdl_key_dist(&key, a);
+    }
+    if (rc == 0 && !pdl_gen_memo_get(g, &key, &total)) {
         rc = arrivals ? with_arrivals(&pp, a, &total) : sum_diagonals(&pp, &total);
+        if (rc == 0)
+            pdl_gen_memo_put(g, &key, total);
+    }
+    pdl_key_free(&key);
     if (rc == 0)
         rc = pdl_shares_closed(g, out, p, total);
     if (total)

@@ -59,7 +59,7 @@ static char *slurp(const char *path, size_t *len)
 
 static const char *in_dir(const char *name)
 {
-    static char buf[2][4200];
+    static char buf[2][4096 + 256 + 2]; /* the directory, a slash, a d_name */
     static int which;
     which ^= 1;
     snprintf(buf[which], sizeof buf[which], "%s/%s", dir, name);
