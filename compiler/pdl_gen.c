@@ -50,7 +50,7 @@ typedef struct memo_entry {
     pdl_key key;
     sol_dist *d; /* NULL: empty */
 } memo_entry;
-enum { MEMO_SLOTS = 16 };
+enum { MEMO_SLOTS = 64 };
 
 struct pdl_gen {
     const pdl_checked *prog;
@@ -906,7 +906,37 @@ static int is_zero(const sol_dist *d)
     return !sol_dist_is_lattice(d) && sol_dist_max_value(d) == 0;
 }
 
+static int shares_finish(pdl_gen *g, const pdl_shares *s, sol_dist **out);
+
+/* Few groups (a fork-join job, identical tasks): the same shares recur for every p beyond the
+ * tasks, and the memo answers. Many groups are per-processor loads, new for every p: a key
+ * would only keep them alive. */
+enum { FINISH_MEMO_GROUPS = 8 };
+
 int pdl_shares_finish(pdl_gen *g, const pdl_shares *s, sol_dist **out)
+{
+    if (s->n > FINISH_MEMO_GROUPS)
+        return shares_finish(g, s, out);
+    pdl_key key;
+    pdl_key_init(&key);
+    pdl_key_add(&key, "finish", 6);
+    pdl_key_add(&key, &s->n, sizeof s->n);
+    for (size_t k = 0; k < s->n; k++) {
+        pdl_key_dist(&key, s->d[k]);
+        pdl_key_add(&key, &s->mult[k], sizeof s->mult[k]);
+    }
+    pdl_key_dist(&key, s->tail);
+    int rc = 0;
+    if (!pdl_gen_memo_get(g, &key, out)) {
+        rc = shares_finish(g, s, out);
+        if (rc == 0)
+            pdl_gen_memo_put(g, &key, *out);
+    }
+    pdl_key_free(&key);
+    return rc;
+}
+
+static int shares_finish(pdl_gen *g, const pdl_shares *s, sol_dist **out)
 {
     sol_dist *acc = sol_dist_retain(g->zero);
     for (size_t k = 0; k < s->n; k++) {

@@ -27,6 +27,14 @@ static const char *const graph = "PROGRAM NAME IS 'g';\n"
                                  "  ARC a -> c; ARC a -> d; ARC b -> d;\n"
                                  "END;\n";
 
+static const char *const forkjoin = "PROGRAM NAME IS 'f';\n"
+                                    "EXECUTION PATTERN IS w;\n"
+                                    "WORK PHASE w IS:\n"
+                                    "  PARALLELIZATION SCHEME IS FORK-JOIN;\n"
+                                    "  SUBTASK RUNTIME IS GAMMA(3, 1);\n"
+                                    "  JOBS IS 4; TASKS PER JOB IS j + 2;\n"
+                                    "END;\n";
+
 static pdl_gen *gen_of(fixture *f, const char *text)
 {
     pdl_checked *c = fx_check(f, text, NULL, 0);
@@ -173,6 +181,21 @@ static void test_graph_memo(void)
     CU_ASSERT_DOUBLE_EQUAL(warm[0], 7, 1e-9 * 7);
 }
 
+/* gen-1.5: fork-join jobs of 3 to 6 tasks: on 11 processors after 8 (every job's shares the same:
+ * the memo answers) equal to a fresh computation; on 2 after 3 too, and 2 and 3 differ. */
+static void test_finish_memo(void)
+{
+    double fresh[2], warm[2], f3[2], w3[2];
+    fresh_and_warm(forkjoin, 11, 8, fresh, warm);
+    CU_ASSERT_EQUAL(fresh[0], warm[0]);
+    CU_ASSERT_EQUAL(fresh[1], warm[1]);
+    fresh_and_warm(forkjoin, 2, 3, fresh, warm);
+    CU_ASSERT_EQUAL(fresh[0], warm[0]);
+    CU_ASSERT_EQUAL(fresh[1], warm[1]);
+    fresh_and_warm(forkjoin, 3, 2, f3, w3);
+    CU_ASSERT(fabs(f3[0] - fresh[0]) > 1e-6 * f3[0]);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -182,5 +205,6 @@ int main(void)
     CU_add_test(s, "gen-1.2 cached sums", test_sums);
     CU_add_test(s, "gen-1.3 pipeline memo", test_pipeline_memo);
     CU_add_test(s, "gen-1.4 task graph memo", test_graph_memo);
+    CU_add_test(s, "gen-1.5 fork-join memo", test_finish_memo);
     return fx_run();
 }
