@@ -144,6 +144,29 @@ int pdl_average_parallelism(pdl_gen *g, size_t machine, double *ap)
     return 0;
 }
 
+double pdl_average_parallelism_or_nan(pdl_gen *g, size_t machine)
+{
+    pdl_diag *d = pdl_gen_diag(g);
+    double ap;
+    pdl_diag_hold(d);
+    int rc = pdl_average_parallelism(g, machine, &ap);
+    const char *why;
+    size_t held = pdl_diag_release(d, &why);
+    if (rc == 0)
+        return ap;
+    pdl_warning(d, (pdl_loc){0, 0, 0},
+                "the average parallelism cannot be computed (%s); its column is left empty",
+                held ? why : "out of memory");
+    return NAN;
+}
+
+/* The avg_parallelism cell: left empty when it could not be computed. */
+static void set_ap(pdl_table *t, size_t row, size_t col, double ap)
+{
+    if (!isnan(ap))
+        pdl_table_set_num(t, row, col, ap);
+}
+
 /* ---- profile ---- */
 
 /* Phases that appear in the pattern, in definition order. */
@@ -215,7 +238,7 @@ static int profile(pdl_gen *g, size_t machine, const uint64_t *procs, size_t npr
             pdl_table_set_num(t, r, c++, total > 0 ? at[k] / total : 0);
             pdl_table_set_num(t, r, c++, at[k] > 0 ? one[k] / at[k] : 1);
             pdl_table_set_num(t, r, c++, worst_loss > 0 && k == worst);
-            pdl_table_set_num(t, r, c++, ap);
+            set_ap(t, r, c++, ap);
         }
     }
     free(ph);
@@ -299,7 +322,7 @@ static int losses(pdl_gen *g, size_t machine, const uint64_t *procs, size_t npro
         pdl_table_set_num(t, r, c++, imbalance);
         pdl_table_set_num(t, r, c++, comm);
         pdl_table_set_num(t, r, c++, sync);
-        pdl_table_set_num(t, r, c++, ap);
+        set_ap(t, r, c++, ap);
     }
     free(zero);
     return rc;
@@ -358,7 +381,7 @@ static int bottleneck(pdl_gen *g, size_t machine, const uint64_t *procs, size_t 
         c++;
         pdl_table_set_str(t, r, c++, components[worst]);
         c++; /* comm_bottleneck_from, once it is known */
-        pdl_table_set_num(t, r, c++, ap);
+        set_ap(t, r, c++, ap);
         if (worst == 1 && !comm_from)
             comm_from = p;
     }
@@ -452,8 +475,13 @@ int pdl_analysis_rows(pdl_gen *g, pdl_report_kind k, size_t machine, const uint6
 {
     double ap;
     pdl_gen_set_mean_only(g, 1);
-    if (pdl_average_parallelism(g, machine, &ap) != 0)
-        return -1;
+    if (k == PDL_REPORT_CRITICAL_PATH) {
+        /* the path needs the generic model itself: no generic model, no report */
+        if (pdl_average_parallelism(g, machine, &ap) != 0)
+            return -1;
+    } else {
+        ap = pdl_average_parallelism_or_nan(g, machine);
+    }
     switch (k) {
     case PDL_REPORT_PROFILE:
         return profile(g, machine, procs, nprocs, rows, ap);

@@ -40,5 +40,8 @@ int pdl_analysis_rows(pdl_gen *g, pdl_report_kind k, size_t machine, const uint6
  * upper bound on its speedup on any machine whose overheads do not shrink as p grows. */
 #define PDL_AP_PROCS 1024
 int pdl_average_parallelism(pdl_gen *g, size_t machine, double *ap);
+/* The same for a column beside other results: when the generic model cannot be built (too
+ * large, ...) a warning says why and the result is NAN, for a cell left empty. */
+double pdl_average_parallelism_or_nan(pdl_gen *g, size_t machine);
 
 #endif

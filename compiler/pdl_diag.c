@@ -22,10 +22,13 @@ struct pdl_diag {
     size_t nsrc, capsrc;
     size_t errors, warnings;
     int quiet_warnings;
-    int suppressed; /* set once PDL_MAX_ERRORS is reached */
-    pdl_loc last;   /* place of the last error or warning, for notes */
-    int last_shown; /* whether that last diagnostic was printed */
-    int progress;   /* a progress line is on the terminal */
+    int suppressed;  /* set once PDL_MAX_ERRORS is reached */
+    pdl_loc last;    /* place of the last error or warning, for notes */
+    int last_shown;  /* whether that last diagnostic was printed */
+    int progress;    /* a progress line is on the terminal */
+    int holding;     /* see pdl_diag_hold */
+    size_t held;     /* errors held */
+    char first[256]; /* the first held error's message */
 };
 
 pdl_diag *pdl_diag_alloc(FILE *out)
@@ -259,6 +262,16 @@ static void emit(pdl_diag *d, const char *kind, pdl_loc at, int show, const char
 
 void pdl_error(pdl_diag *d, pdl_loc at, const char *fmt, ...)
 {
+    if (d->holding) {
+        if (d->held++ == 0) {
+            va_list ap;
+            va_start(ap, fmt);
+            vsnprintf(d->first, sizeof d->first, fmt, ap);
+            va_end(ap);
+        }
+        d->last_shown = 0; /* its notes are held with it */
+        return;
+    }
     d->errors++;
     d->last = at;
     d->last_shown = !d->suppressed;
@@ -276,6 +289,10 @@ void pdl_error(pdl_diag *d, pdl_loc at, const char *fmt, ...)
 
 void pdl_warning(pdl_diag *d, pdl_loc at, const char *fmt, ...)
 {
+    if (d->holding) {
+        d->last_shown = 0;
+        return;
+    }
     d->warnings++;
     d->last = at;
     d->last_shown = !d->quiet_warnings && !d->suppressed;
@@ -311,6 +328,20 @@ size_t pdl_diag_warnings(const pdl_diag *d)
 void pdl_diag_set_quiet_warnings(pdl_diag *d, int quiet)
 {
     d->quiet_warnings = quiet;
+}
+
+void pdl_diag_hold(pdl_diag *d)
+{
+    d->holding = 1;
+    d->held = 0;
+    d->first[0] = '\0';
+}
+
+size_t pdl_diag_release(pdl_diag *d, const char **first)
+{
+    d->holding = 0;
+    *first = d->first;
+    return d->held;
 }
 
 void pdl_diag_progress(pdl_diag *d, const char *fmt, ...)

@@ -53,6 +53,12 @@ size_t pdl_diag_errors(const pdl_diag *d);
 size_t pdl_diag_warnings(const pdl_diag *d);
 /* Warnings are not printed (still counted) while quiet is set. */
 void pdl_diag_set_quiet_warnings(pdl_diag *d, int quiet);
+/* Holds back what follows: errors are neither printed nor counted, only the first one's message
+ * is kept; warnings and notes are dropped. For work whose failure costs a column, not the run.
+ * pdl_diag_release ends it and returns the number of errors held; *first is the first message
+ * (valid until the next hold). */
+void pdl_diag_hold(pdl_diag *d);
+size_t pdl_diag_release(pdl_diag *d, const char **first);
 /* A progress line for a terminal: replaces the previous one in place. The next diagnostic, or
  * pdl_diag_progress_end, erases it first, so it never mixes with what follows. */
 void pdl_diag_progress(pdl_diag *d, const char *fmt, ...) PDL_PRINTF(2, 3);

@@ -313,8 +313,9 @@ static int procs_rows(pdl_runner *r, pdl_gen *g, size_t m, pdl_diag *d, double t
                    2 * (size_t)((o->methods & PDL_WANT_SIM) != 0) +
                    (size_t)((o->methods & PDL_WANT_MARKOV) != 0);
         }
-        if (o->with_ap)
-            pdl_table_set_num(t, row, col++, ap);
+        if (o->with_ap && !isnan(ap))
+            pdl_table_set_num(t, row, col, ap); /* left empty when it cannot be had */
+        col += (size_t)o->with_ap;
     }
     return 0;
 }
@@ -323,9 +324,7 @@ static int procs_rows(pdl_runner *r, pdl_gen *g, size_t m, pdl_diag *d, double t
 static int speedup_rows(pdl_runner *r, pdl_gen *g, size_t m, pdl_diag *d)
 {
     const pdl_run_opts *o = r->o;
-    double ap = 0;
-    if (o->with_ap && pdl_average_parallelism(g, m, &ap) != 0)
-        return -1;
+    double ap = o->with_ap ? pdl_average_parallelism_or_nan(g, m) : NAN;
     sol_dist *one;
     if (pdl_gen_program(g, m, 1, &one) != 0)
         return -1;

@@ -141,6 +141,28 @@ static void test_progress(void)
     fx_close(&f);
 }
 
+/* diag-1.9: while held, errors are neither printed nor counted, their notes and any warnings are
+ * dropped, and the first error's message is kept; after the release all prints again. */
+static void test_hold(void)
+{
+    fixture f;
+    fx_open(&f);
+    pdl_diag_hold(f.d);
+    pdl_error(f.d, (pdl_loc){0, 0, 0}, "first %d", 1);
+    pdl_note(f.d, (pdl_loc){0, 0, 0}, "its note");
+    pdl_warning(f.d, (pdl_loc){0, 0, 0}, "w");
+    pdl_error(f.d, (pdl_loc){0, 0, 0}, "second");
+    const char *first = NULL;
+    CU_ASSERT_EQUAL(pdl_diag_release(f.d, &first), 2);
+    CU_ASSERT_STRING_EQUAL(first, "first 1");
+    CU_ASSERT_EQUAL(pdl_diag_errors(f.d), 0);
+    CU_ASSERT_EQUAL(pdl_diag_warnings(f.d), 0);
+    pdl_error(f.d, (pdl_loc){0, 0, 0}, "after");
+    CU_ASSERT_STRING_EQUAL(fx_text(&f), "pdlc: error: after\n");
+    CU_ASSERT_EQUAL(pdl_diag_errors(f.d), 1);
+    fx_close(&f);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -154,5 +176,6 @@ int main(void)
     CU_add_test(s, "diag-1.6 size limit", test_too_large);
     CU_add_test(s, "diag-1.7 error limit", test_error_limit);
     CU_add_test(s, "diag-1.8 progress line", test_progress);
+    CU_add_test(s, "diag-1.9 held diagnostics", test_hold);
     return fx_run();
 }
