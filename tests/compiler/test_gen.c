@@ -150,21 +150,25 @@ static void fresh_and_warm(const char *text, uint64_t p, uint64_t before, double
     fx_close(&f);
 }
 
+/* T(p) after T(before) equals a fresh T(p), mean and p95, bit for bit. Returns the mean. */
+static double warm_equals_fresh(const char *text, uint64_t p, uint64_t before)
+{
+    double fresh[2], warm[2];
+    fresh_and_warm(text, p, before, fresh, warm);
+    CU_ASSERT_EQUAL(fresh[0], warm[0]);
+    CU_ASSERT_EQUAL(fresh[1], warm[1]);
+    return warm[0];
+}
+
 /* gen-1.3: a pipeline of 4 stages on 9 processors after one on 5 (both beyond the stages: the
  * memo answers) equals a fresh computation exactly; on 3 processors after 4 (fewer than the
  * stages: a different model) it is not answered from the memo: it equals its own fresh value
  * and differs from T(4). */
 static void test_pipeline_memo(void)
 {
-    double fresh[2], warm[2], f4[2], w4[2];
-    fresh_and_warm(pipeline, 9, 5, fresh, warm);
-    CU_ASSERT_EQUAL(fresh[0], warm[0]);
-    CU_ASSERT_EQUAL(fresh[1], warm[1]);
-    fresh_and_warm(pipeline, 3, 4, fresh, warm);
-    CU_ASSERT_EQUAL(fresh[0], warm[0]);
-    CU_ASSERT_EQUAL(fresh[1], warm[1]);
-    fresh_and_warm(pipeline, 4, 3, f4, w4);
-    CU_ASSERT(fabs(f4[0] - fresh[0]) > 1e-6 * f4[0]); /* 3 and 4 processors differ */
+    warm_equals_fresh(pipeline, 9, 5);
+    double t3 = warm_equals_fresh(pipeline, 3, 4), t4 = warm_equals_fresh(pipeline, 4, 3);
+    CU_ASSERT(fabs(t4 - t3) > 1e-6 * t4); /* 3 and 4 processors differ */
 }
 
 /* gen-1.4: an ARBITRARY graph of 4 tasks on 7 processors after 5 equals a fresh computation;
@@ -172,28 +176,17 @@ static void test_pipeline_memo(void)
  * (EXPONENTIAL(m) has mean m; one processor runs every task). */
 static void test_graph_memo(void)
 {
-    double fresh[2], warm[2];
-    fresh_and_warm(graph, 7, 5, fresh, warm);
-    CU_ASSERT_EQUAL(fresh[0], warm[0]);
-    CU_ASSERT_EQUAL(fresh[1], warm[1]);
-    fresh_and_warm(graph, 1, 2, fresh, warm);
-    CU_ASSERT_EQUAL(fresh[0], warm[0]);
-    CU_ASSERT_DOUBLE_EQUAL(warm[0], 7, 1e-9 * 7);
+    warm_equals_fresh(graph, 7, 5);
+    CU_ASSERT_DOUBLE_EQUAL(warm_equals_fresh(graph, 1, 2), 7, 1e-9 * 7);
 }
 
 /* gen-1.5: fork-join jobs of 3 to 6 tasks: on 11 processors after 8 (every job's shares the same:
  * the memo answers) equal to a fresh computation; on 2 after 3 too, and 2 and 3 differ. */
 static void test_finish_memo(void)
 {
-    double fresh[2], warm[2], f3[2], w3[2];
-    fresh_and_warm(forkjoin, 11, 8, fresh, warm);
-    CU_ASSERT_EQUAL(fresh[0], warm[0]);
-    CU_ASSERT_EQUAL(fresh[1], warm[1]);
-    fresh_and_warm(forkjoin, 2, 3, fresh, warm);
-    CU_ASSERT_EQUAL(fresh[0], warm[0]);
-    CU_ASSERT_EQUAL(fresh[1], warm[1]);
-    fresh_and_warm(forkjoin, 3, 2, f3, w3);
-    CU_ASSERT(fabs(f3[0] - fresh[0]) > 1e-6 * f3[0]);
+    warm_equals_fresh(forkjoin, 11, 8);
+    double t2 = warm_equals_fresh(forkjoin, 2, 3), t3 = warm_equals_fresh(forkjoin, 3, 2);
+    CU_ASSERT(fabs(t3 - t2) > 1e-6 * t3);
 }
 
 int main(void)
