@@ -6,16 +6,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The columns, the BLOCK CYCLIC block size and the bytes a boundary exchange sends (0 without a
+ * COMMUNICATION VOLUME). 0, or -1 (reported). */
+static int sizes(pdl_gen *g, const pdl_phase *ph, const pdl_env *env, uint64_t *n, uint64_t *b,
+                 double *bytes)
+{
+    *bytes = 0;
+    if (pdl_gen_count(g, ph->units, env, "problem size", 0, PDL_MAX_COUNT, n) != 0 ||
+        pdl_gen_block(g, ph, env, b) != 0)
+        return -1;
+    return ph->volume ? pdl_gen_eval(g, ph->volume, env, bytes) : 0;
+}
+
 int pdl_gen_neighbor(pdl_gen *g, const pdl_phase *ph, pdl_shares *out)
 {
     uint64_t p = pdl_gen_p(g), n, b;
     pdl_env env;
     pdl_gen_env(g, &env);
-    if (pdl_gen_count(g, ph->units, &env, "problem size", 0, PDL_MAX_COUNT, &n) != 0 ||
-        pdl_gen_block(g, ph, &env, &b) != 0)
-        return -1;
-    double bytes = 0;
-    if (ph->volume && pdl_gen_eval(g, ph->volume, &env, &bytes) != 0)
+    double bytes;
+    if (sizes(g, ph, &env, &n, &b, &bytes) != 0)
         return -1;
     if (pdl_shares_init(g, out, p) != 0)
         return -1;
@@ -65,11 +74,8 @@ int pdl_graph_neighbor(pdl_gen *g, const pdl_phase *ph, pdl_segment *s, int join
     uint64_t p = pdl_gen_p(g), n, b;
     pdl_env env;
     pdl_gen_env(g, &env);
-    if (pdl_gen_count(g, ph->units, &env, "problem size", 0, PDL_MAX_COUNT, &n) != 0 ||
-        pdl_gen_block(g, ph, &env, &b) != 0)
-        return -1;
-    double bytes = 0;
-    if (ph->volume && pdl_gen_eval(g, ph->volume, &env, &bytes) != 0)
+    double bytes;
+    if (sizes(g, ph, &env, &n, &b, &bytes) != 0)
         return -1;
     pdl_loc vat = ph->volume ? ph->volume->loc : ph->name_loc;
     uint64_t *counts = malloc(p * sizeof *counts);
