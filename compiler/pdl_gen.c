@@ -45,12 +45,14 @@ typedef struct phase_entry {
     pdl_shares sh;
 } phase_entry;
 
-/* The memo: MEMO_SLOTS recent (key, result) pairs, replaced round robin. */
+/* The memo: MEMO_SLOTS recent (key, result) pairs, replaced round robin. Keys longer than
+ * MEMO_KEY_MAX bytes (task graphs of tens of thousands of nodes) are not kept: 64 of them would
+ * hold too much memory for what they are likely to save. */
 typedef struct memo_entry {
     pdl_key key;
     sol_dist *d; /* NULL: empty */
 } memo_entry;
-enum { MEMO_SLOTS = 64 };
+enum { MEMO_SLOTS = 64, MEMO_KEY_MAX = 256 * 1024 };
 
 struct pdl_gen {
     const pdl_checked *prog;
@@ -250,7 +252,7 @@ static void memo_clear(pdl_gen *g)
 
 void pdl_gen_memo_put(pdl_gen *g, pdl_key *k, const sol_dist *d)
 {
-    if (k->failed) {
+    if (k->failed || k->n > MEMO_KEY_MAX) {
         pdl_key_free(k);
         return;
     }

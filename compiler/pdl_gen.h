@@ -113,7 +113,8 @@ void pdl_key_graph(pdl_key *k, const sol_graph *graph);
  * (the key) is the same: a pipeline on more processors than stages, a task graph scheduled on
  * more processors than tasks. A few recent entries; cleared by the what-if switches.
  * pdl_gen_memo_get: 1 and a new reference in *out when the key is stored, else 0. O(key).
- * pdl_gen_memo_put: stores d under the key, taking the key's storage over (k is left empty). */
+ * pdl_gen_memo_put: stores d under the key, taking the key's storage over (k is left empty);
+ * a key over 256 KiB is dropped instead. */
 int pdl_gen_memo_get(pdl_gen *g, const pdl_key *k, sol_dist **out);
 void pdl_gen_memo_put(pdl_gen *g, pdl_key *k, const sol_dist *d);
 
